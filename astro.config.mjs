@@ -1,0 +1,22 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import node from '@astrojs/node';
+
+export default defineConfig({
+  output: 'server',
+  srcDir: './src/site',
+  adapter: node({ mode: 'standalone' }),
+  // The launcher (src/server/main.ts) mounts Astro's handler; Astro itself never listens.
+  server: { host: '127.0.0.1', port: 4321 },
+  security: {
+    checkOrigin: true,
+    // Forwarded headers (X-Forwarded-Host, -Proto, -Port) are never trusted: a status page is
+    // routed by the request's own Host header, so a client cannot spoof its way to another page
+    // or poison a cache entry. Reverse proxies must pass Host through (see README).
+    allowedDomains: [],
+  },
+  // Owner logos are plain <img src> of a validated http(s) URL: never through /_image.
+  image: { service: { entrypoint: 'astro/assets/services/noop' } },
+  build: { inlineStylesheets: 'never' },
+  devToolbar: { enabled: false },
+});

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { idSchema, timestampSchema, affectedMonitorSchema, isoDateTimeInput, monitorIdsInput } from './common.ts';
+
+/** Created windows start `scheduled`; a cancelled scheduled window goes to `cancelled`. */
+export const MAINTENANCE_STATUSES = ['scheduled', 'in_progress', 'completed', 'cancelled'] as const;
+export type MaintenanceStatus = (typeof MAINTENANCE_STATUSES)[number];
+
+export const maintenanceSchema = z.object({
+  id: idSchema,
+  title: z.string(),
+  description: z.string().nullish(),
+  status: z.string(),
+  scheduledStart: timestampSchema,
+  scheduledEnd: timestampSchema,
+  startedAt: timestampSchema.nullish(),
+  completedAt: timestampSchema.nullish(),
+  monitorIds: z.array(idSchema).optional(),
+  monitors: z.array(affectedMonitorSchema).default([]),
+  createdAt: timestampSchema.optional(),
+  updatedAt: timestampSchema.optional(),
+});
+export type MaintenanceWindow = z.infer<typeof maintenanceSchema>;
+
+const windowFields = {
+  title: z.string().trim().min(1).max(200),
+  description: z.string().max(10_000),
+  scheduledStart: isoDateTimeInput,
+  scheduledEnd: isoDateTimeInput,
+  monitorIds: monitorIdsInput,
+};
+
+const endAfterStart = (value: { scheduledStart?: string | undefined; scheduledEnd?: string | undefined }, ctx: z.RefinementCtx) => {
+  if (value.scheduledStart && value.scheduledEnd && Date.parse(value.scheduledEnd) <= Date.parse(value.scheduledStart)) {
+    ctx.addIssue({ code: 'custom', path: ['scheduledEnd'], message: 'scheduledEnd must be after scheduledStart' });
+  }
+};
+
+export const createMaintenanceSchema = z
+  .object({
+    title: windowFields.title,
+    description: windowFields.description.optional(),
+    scheduledStart: windowFields.scheduledStart,
+    scheduledEnd: windowFields.scheduledEnd,
+    monitorIds: windowFields.monitorIds,
+  })
+  .superRefine(endAfterStart);
+export type CreateMaintenanceInput = z.input<typeof createMaintenanceSchema>;
+
+/** PATCH: any create field; the merged window must still end after it starts. */
+export const updateMaintenanceSchema = z
+  .object({
+    title: windowFields.title.optional(),
+    description: windowFields.description.nullable().optional(),
+    scheduledStart: windowFields.scheduledStart.optional(),
+    scheduledEnd: windowFields.scheduledEnd.optional(),
+    monitorIds: windowFields.monitorIds.optional(),
+  })
+  .superRefine(endAfterStart);
+export type UpdateMaintenanceInput = z.input<typeof updateMaintenanceSchema>;
+export { endAfterStart };
