@@ -1,0 +1,91 @@
+/**
+ * Owner-supplied theme values, checked before they reach a <style> element or an attribute.
+ * Only validated values are ever interpolated; everything else is rejected (null) or neutralized.
+ */
+
+const HEX_COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+
+/** The page's brand color when the owner set none or an invalid one (the API's default). */
+export const DEFAULT_BRAND_COLOR = '#000000';
+
+/** '#rgb' or '#rrggbb', lower-cased; null for anything else (named colors, rgb(), url(), ...). */
+export function safeBrandColor(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const color = value.trim();
+  return HEX_COLOR.test(color) ? color.toLowerCase() : null;
+}
+
+/** [r, g, b] in 0..255 of a color safeBrandColor accepted. */
+function channels(hex: string): [number, number, number] {
+  const digits = hex.slice(1);
+  const full = digits.length === 3 ? [...digits].map((digit) => digit + digit).join('') : digits;
+  return [0, 2, 4].map((at) => Number.parseInt(full.slice(at, at + 2), 16)) as [number, number, number];
+}
+
+/** WCAG 2 relative luminance, 0 (black) to 1 (white); null for an invalid color. */
+export function relativeLuminance(value: unknown): number | null {
+  const hex = safeBrandColor(value);
+  if (hex === null) return null;
+  const [r, g, b] = channels(hex).map((channel) => {
+    const c = channel / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG 2 contrast ratio (1..21) between two luminances. */
+export function contrastRatio(luminanceA: number, luminanceB: number): number {
+  const [light, dark] = luminanceA >= luminanceB ? [luminanceA, luminanceB] : [luminanceB, luminanceA];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+/** Black or white, whichever contrasts more with the (valid or default) brand color. */
+export function readableTextColor(brandColor: unknown): '#000000' | '#ffffff' {
+  const luminance = relativeLuminance(brandColor) ?? 0;
+  return contrastRatio(luminance, 1) >= contrastRatio(luminance, 0) ? '#ffffff' : '#000000';
+}
+
+/**
+ * CSS declarations for the brand color and a readable text color on it, e.g.
+ * "--pl-brand: #1a7f37; --pl-on-brand: #ffffff;". Invalid input falls back to the default color.
+ */
+export function brandColorVariables(value: unknown): string {
+  const brand = safeBrandColor(value) ?? DEFAULT_BRAND_COLOR;
+  return `--pl-brand: ${brand}; --pl-on-brand: ${readableTextColor(brand)};`;
+}
+
+/**
+ * Owner CSS made safe as the text of a <style> element. The element's raw text ends at the
+ * first `</style` (any case), so every `</` becomes `<\/`: in CSS a backslash before `/` still
+ * means `/`, so strings and selectors keep their meaning. Comment-like `<!--` and `-->` are
+ * escaped the same way, and NUL is removed. It does not make the CSS itself harmless (it may
+ * still load fonts or images): that is the page's Content-Security-Policy's job.
+ */
+export function embedCustomCss(css: string | null | undefined): string {
+  if (typeof css !== 'string') return '';
+  return css.replaceAll('\u0000', '').replaceAll('</', '<\\/').replaceAll('<!--', '<\\!--').replaceAll('-->', '--\\>');
+}
+
+const HTTP_PREFIX = /^https?:\/\//i;
+const MAX_URL_LENGTH = 2048;
+
+/**
+ * An absolute http(s) URL, normalized (URL#href), for a logo or link; null for anything else:
+ * other schemes (javascript:, data:), protocol-relative or relative URLs, credentials
+ * (user:pass@), no host, over-long values.
+ */
+export function safeHttpUrl(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  // The prefix test rejects "//host", "http:host" and "https:\\host", which URL would accept.
+  if (text.length > MAX_URL_LENGTH || !HTTP_PREFIX.test(text)) return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  if (url.username !== '' || url.password !== '' || url.hostname === '') return null;
+  return url.href.length > MAX_URL_LENGTH ? null : url.href;
+}

@@ -1,0 +1,236 @@
+/**
+ * Which incidents a status page shows, and in what order.
+ *
+ * - An incident belongs to a page when one of its affected monitors is linked to the page.
+ *   Incidents with no affected monitors are shown on no page: an organization may run pages for
+ *   different audiences, and an unscoped incident must not leak onto all of them.
+ * - Status strings the contract does not know count as 'investigating' (so the incident stays
+ *   active rather than silently disappearing); unknown severities count as 'major', the middle
+ *   level, so an incident is never shown as less serious than it may be.
+ * - An incident is active until its status is 'resolved'; its status, not resolvedAt, decides.
+ * - Orders are newest first; entries with an unreadable date go last; ties keep a fixed order.
+ */
+import {
+  INCIDENT_SEVERITIES,
+  INCIDENT_STATUSES,
+  type Incident,
+  type IncidentSeverity,
+  type IncidentStatus,
+  type IncidentUpdate,
+} from '../../contract/index.ts';
+import { assertDayCount, lastUtcDayStarts, MS_PER_DAY, nowMs, parseInstant, utcDayKey, utcMonthKey } from './time.ts';
+
+/** The fields the functions below read; callers keep their full incident type. */
+export type IncidentLike = Pick<Incident, 'id' | 'status' | 'startedAt' | 'resolvedAt' | 'monitors'> & {
+  updates?: readonly Pick<IncidentUpdate, 'createdAt'>[];
+};
+
+const STATUSES: ReadonlySet<string> = new Set(INCIDENT_STATUSES);
+const SEVERITIES: ReadonlySet<string> = new Set(INCIDENT_SEVERITIES);
+
+function isIncidentStatus(value: string): value is IncidentStatus {
+  return STATUSES.has(value);
+}
+
+function isIncidentSeverity(value: string): value is IncidentSeverity {
+  return SEVERITIES.has(value);
+}
+
+export function normalizeIncidentStatus(value: unknown): IncidentStatus {
+  const status = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  return isIncidentStatus(status) ? status : 'investigating';
+}
+
+export function normalizeSeverity(value: unknown): IncidentSeverity {
+  const severity = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  return isIncidentSeverity(severity) ? severity : 'major';
+}
+
+const STATUS_LABELS: Record<IncidentStatus, string> = {
+  investigating: 'Investigating',
+  identified: 'Identified',
+  monitoring: 'Monitoring',
+  resolved: 'Resolved',
+};
+
+const SEVERITY_LABELS: Record<IncidentSeverity, string> = {
+  minor: 'Minor',
+  major: 'Major',
+  critical: 'Critical',
+};
+
+export function incidentStatusLabel(status: unknown): string {
+  return STATUS_LABELS[normalizeIncidentStatus(status)];
+}
+
+export function severityLabel(severity: unknown): string {
+  return SEVERITY_LABELS[normalizeSeverity(severity)];
+}
+
+export function isIncidentActive(incident: Pick<Incident, 'status'>): boolean {
+  return normalizeIncidentStatus(incident.status) !== 'resolved';
+}
+
+export function incidentMonitorIds(incident: Pick<Incident, 'monitors'>): Set<string> {
+  return new Set(incident.monitors.map((affected) => affected.monitor.id));
+}
+
+export function incidentsForPage<T extends IncidentLike>(incidents: readonly T[], pageMonitorIds: ReadonlySet<string>): T[] {
+  return incidents.filter((incident) => incident.monitors.some((affected) => pageMonitorIds.has(affected.monitor.id)));
+}
+
+/** Incidents affecting one monitor, e.g. for the tooltips of that monitor's uptime bar. */
+export function incidentsForMonitor<T extends IncidentLike>(incidents: readonly T[], monitorId: string): T[] {
+  return incidents.filter((incident) => incident.monitors.some((affected) => affected.monitor.id === monitorId));
+}
+
+/** Newest first by `key`; unreadable instants last; ties by id so the order is always the same. */
+function newestFirst<T extends IncidentLike>(incidents: readonly T[], key: (incident: T) => number | null): T[] {
+  return [...incidents].sort((a, b) => {
+    const left = key(a);
+    const right = key(b);
+    if (left !== right) {
+      if (left === null) return 1;
+      if (right === null) return -1;
+      return right - left;
+    }
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  });
+}
+
+const startedAt = (incident: IncidentLike): number | null => parseInstant(incident.startedAt);
+
+/** Active incidents, most recently started first. */
+export function activeIncidents<T extends IncidentLike>(incidents: readonly T[]): T[] {
+  return newestFirst(incidents.filter(isIncidentActive), startedAt);
+}
+
+/** When a resolved incident ended: resolvedAt, else its latest update, else its start. */
+function resolvedAt(incident: IncidentLike): number | null {
+  const resolved = parseInstant(incident.resolvedAt);
+  if (resolved !== null) return resolved;
+  const updates = (incident.updates ?? []).map((update) => parseInstant(update.createdAt)).filter((ms) => ms !== null);
+  return updates.length > 0 ? Math.max(...updates) : startedAt(incident);
+}
+
+/** Resolved incidents that ended within the last `days` days (default 14), most recently started first. */
+export function pastIncidents<T extends IncidentLike>(incidents: readonly T[], options: { now: Date; days?: number }): T[] {
+  const days = options.days ?? 14;
+  assertDayCount(days);
+  const cutoff = nowMs(options.now) - days * MS_PER_DAY;
+  const recent = incidents.filter((incident) => {
+    if (isIncidentActive(incident)) return false;
+    const ended = resolvedAt(incident);
+    return ended !== null && ended >= cutoff;
+  });
+  return newestFirst(recent, startedAt);
+}
+
+const MONTH_KEY = /^\d{4}-(?:0[1-9]|1[0-2])$/;
+
+/** True for a 'YYYY-MM' month key, e.g. to validate a history page's route parameter. */
+export function isMonthKey(value: unknown): value is string {
+  return typeof value === 'string' && MONTH_KEY.test(value);
+}
+
+/** The month `delta` months after (negative: before) a 'YYYY-MM' key; null for a bad key. */
+export function shiftMonth(month: string, delta: number): string | null {
+  if (!isMonthKey(month) || !Number.isInteger(delta)) return null;
+  const index = Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1 + delta;
+  const year = Math.floor(index / 12);
+  if (year < 0 || year > 9999) return null;
+  return `${String(year).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
+}
+
+export interface IncidentMonth<T> {
+  /** 'YYYY-MM' (UTC) of the incidents' start. */
+  month: string;
+  incidents: T[];
+}
+
+/**
+ * Every incident (active and resolved) grouped by the UTC month it started in, newest month
+ * first and newest incident first within a month. Incidents with an unreadable start are left out.
+ */
+export function incidentsByMonth<T extends IncidentLike>(incidents: readonly T[]): IncidentMonth<T>[] {
+  const groups = new Map<string, T[]>();
+  for (const incident of newestFirst(incidents, startedAt)) {
+    const started = startedAt(incident);
+    if (started === null) continue;
+    const month = utcMonthKey(started);
+    const group = groups.get(month);
+    if (group) group.push(incident);
+    else groups.set(month, [incident]);
+  }
+  return [...groups].map(([month, grouped]) => ({ month, incidents: grouped }));
+}
+
+/** The months that have incidents, newest first. */
+export function listIncidentMonths(incidents: readonly IncidentLike[]): string[] {
+  return incidentsByMonth(incidents).map((group) => group.month);
+}
+
+/** The incidents that started in one month, newest first; empty for a bad key. */
+export function incidentsInMonth<T extends IncidentLike>(incidents: readonly T[], month: string): T[] {
+  return incidentsByMonth(incidents).find((group) => group.month === month)?.incidents ?? [];
+}
+
+export interface MonthNavigation {
+  /** The closest month after `current` that has incidents, or null. */
+  newer: string | null;
+  /** The closest month before `current` that has incidents, or null. */
+  older: string | null;
+}
+
+/** Links of a month-by-month history page; `current` need not be in `months`. */
+export function monthNavigation(months: readonly string[], current: string): MonthNavigation {
+  let newer: string | null = null;
+  let older: string | null = null;
+  for (const month of months) {
+    if (!isMonthKey(month)) continue;
+    // 'YYYY-MM' keys order as strings do.
+    if (month > current && (newer === null || month < newer)) newer = month;
+    if (month < current && (older === null || month > older)) older = month;
+  }
+  return { newer, older };
+}
+
+export type TimelineEntry = Omit<IncidentUpdate, 'status'> & { status: IncidentStatus };
+
+/** Updates newest first, statuses normalized; updates with the same time: the later-listed first. */
+export function sortedTimeline(updates: readonly IncidentUpdate[]): TimelineEntry[] {
+  return updates
+    .map((update, index) => ({ update, index, at: parseInstant(update.createdAt) }))
+    .sort((a, b) => {
+      if (a.at !== b.at) {
+        if (a.at === null) return 1;
+        if (b.at === null) return -1;
+        return b.at - a.at;
+      }
+      return b.index - a.index;
+    })
+    .map(({ update }) => ({ ...update, status: normalizeIncidentStatus(update.status) }));
+}
+
+/**
+ * How many incidents overlap each of the last `days` UTC days (oldest first, all days present,
+ * keyed 'YYYY-MM-DD'). An incident spans from its start to resolvedAt; an active one until `now`.
+ */
+export function incidentsPerDay(incidents: readonly IncidentLike[], days: number, now: Date): Map<string, number> {
+  const dayStarts = lastUtcDayStarts(days, now);
+  const counts = new Map<string, number>(dayStarts.map((start) => [utcDayKey(start), 0]));
+  const first = dayStarts[0] ?? 0;
+  const current = nowMs(now);
+  for (const incident of incidents) {
+    const start = startedAt(incident);
+    if (start === null) continue;
+    const end = isIncidentActive(incident) ? current : resolvedAt(incident) ?? start;
+    const from = Math.max(0, Math.floor((start - first) / MS_PER_DAY));
+    const to = Math.min(dayStarts.length - 1, Math.floor((Math.max(start, end) - first) / MS_PER_DAY));
+    for (let index = from; index <= to; index += 1) {
+      const key = utcDayKey(first + index * MS_PER_DAY);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  return counts;
+}

@@ -1,0 +1,117 @@
+/**
+ * Health of single monitors and of a whole status page, in words a visitor reads.
+ *
+ * Per monitor (normalizeMonitorStatus, monitorHealth):
+ * - The contract's statuses (up, down, degraded, maintenance, paused, pending) are kept; any other
+ *   value, and a missing one, becomes 'unknown'. Matching ignores case and surrounding space.
+ * - A monitor affected by a running maintenance window shows 'maintenance' whatever its checks
+ *   say (the window is planned downtime); a monitor switched off (active false) shows 'paused'.
+ *
+ * Whole page (computeOverallStatus), the first rule that holds wins:
+ * 1. major_outage: an active critical incident, or every monitor that counts is down (at least
+ *    one is). Paused, pending and maintenance monitors do not count; unknown ones do, so that a
+ *    major outage is only claimed on evidence.
+ * 2. partial_outage: some monitor is down, or an active major incident.
+ * 3. degraded: some monitor is degraded, or an active minor incident, or some monitor is
+ *    'unknown'. Unknown cannot be vouched for, so it never leaves the page "operational"; its
+ *    label says the status is unknown rather than claiming slowness.
+ * 4. maintenance: a running window affects a linked monitor (or a monitor shows maintenance), and
+ *    nothing above holds: maintenance never hides a worse state.
+ * 5. operational otherwise. Paused and pending monitors are left out: the owner switched them off,
+ *    or they have not been checked yet. A page with no monitors and no incidents is operational.
+ * Incident severities are normalized as in incidents.ts (unknown strings count as major).
+ */
+import { MONITOR_STATUSES, type MonitorStatus } from '../../contract/index.ts';
+import { normalizeSeverity } from './incidents.ts';
+
+export type MonitorHealth = MonitorStatus | 'unknown';
+
+export type OverallLevel = 'operational' | 'degraded' | 'partial_outage' | 'major_outage' | 'maintenance';
+
+export interface OverallStatus {
+  level: OverallLevel;
+  label: string;
+}
+
+export interface OverallStatusInput {
+  /** Health of each monitor linked to the page, maintenance already applied (see joinPageMonitors). */
+  monitors: readonly { status: unknown }[];
+  /** Active incidents of the page (see activeIncidents and incidentsForPage). */
+  activeIncidents: readonly { severity: unknown }[];
+  /** Running windows that affect a linked monitor (see selectMaintenance). Only their number matters. */
+  runningMaintenance: readonly unknown[];
+}
+
+const KNOWN_STATUSES: ReadonlySet<string> = new Set(MONITOR_STATUSES);
+
+function isMonitorStatus(value: string): value is MonitorStatus {
+  return KNOWN_STATUSES.has(value);
+}
+
+export function normalizeMonitorStatus(value: unknown): MonitorHealth {
+  if (typeof value !== 'string') return 'unknown';
+  const status = value.trim().toLowerCase();
+  return isMonitorStatus(status) ? status : 'unknown';
+}
+
+const MONITOR_LABELS: Record<MonitorHealth, string> = {
+  up: 'Operational',
+  down: 'Down',
+  degraded: 'Degraded performance',
+  maintenance: 'Under maintenance',
+  paused: 'Paused',
+  pending: 'Awaiting first check',
+  unknown: 'Status unknown',
+};
+
+export function monitorStatusLabel(status: MonitorHealth): string {
+  return MONITOR_LABELS[status];
+}
+
+export interface MonitorHealthSource {
+  currentStatus?: string | null | undefined;
+  lastStatus?: string | null | undefined;
+  active?: boolean | undefined;
+}
+
+/**
+ * What a monitor shows on a page: maintenance first, then paused, then its current status
+ * (falling back to the status of its latest check when the current one is missing).
+ */
+export function monitorHealth(monitor: MonitorHealthSource, underMaintenance: boolean): MonitorHealth {
+  if (underMaintenance) return 'maintenance';
+  if (monitor.active === false) return 'paused';
+  return normalizeMonitorStatus(monitor.currentStatus ?? monitor.lastStatus);
+}
+
+const OVERALL_LABELS: Record<OverallLevel, string> = {
+  operational: 'All systems operational',
+  degraded: 'Degraded performance',
+  partial_outage: 'Partial outage',
+  major_outage: 'Major outage',
+  maintenance: 'Under maintenance',
+};
+
+const UNKNOWN_ONLY_LABEL = 'Some systems have an unknown status';
+
+function overall(level: OverallLevel, label = OVERALL_LABELS[level]): OverallStatus {
+  return { level, label };
+}
+
+export function overallStatusLabel(level: OverallLevel): string {
+  return OVERALL_LABELS[level];
+}
+
+export function computeOverallStatus(input: OverallStatusInput): OverallStatus {
+  const counts: Record<MonitorHealth, number> = { up: 0, down: 0, degraded: 0, maintenance: 0, paused: 0, pending: 0, unknown: 0 };
+  for (const monitor of input.monitors) counts[normalizeMonitorStatus(monitor.status)] += 1;
+  const severities = new Set(input.activeIncidents.map((incident) => normalizeSeverity(incident.severity)));
+  const counted = counts.up + counts.down + counts.degraded + counts.unknown;
+
+  if (severities.has('critical') || (counts.down > 0 && counts.down === counted)) return overall('major_outage');
+  if (counts.down > 0 || severities.has('major')) return overall('partial_outage');
+  if (counts.degraded > 0 || severities.has('minor')) return overall('degraded');
+  if (counts.unknown > 0) return overall('degraded', UNKNOWN_ONLY_LABEL);
+  if (input.runningMaintenance.length > 0 || counts.maintenance > 0) return overall('maintenance');
+  return overall('operational');
+}

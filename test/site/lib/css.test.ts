@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import {
+  brandColorVariables,
+  contrastRatio,
+  embedCustomCss,
+  readableTextColor,
+  relativeLuminance,
+  safeBrandColor,
+  safeHttpUrl,
+} from '../../../src/site/lib/css.ts';
+
+describe('safeBrandColor', () => {
+  it.each([
+    ['#1a7f37', '#1a7f37'],
+    ['#1A7F37', '#1a7f37'],
+    ['#FFF', '#fff'],
+    [' #abc ', '#abc'],
+    ['#fff\n', '#fff'],
+    ['#000000', '#000000'],
+  ])('accepts %j -> %s', (input, expected) => {
+    expect(safeBrandColor(input)).toBe(expected);
+  });
+
+  it.each([
+    ['red'],
+    ['#12345'],
+    ['#1234'],
+    ['#12345678'],
+    ['1a7f37'],
+    ['#ggg'],
+    ['#fff; } body { display:none'],
+    ['#fff</style><script>alert(1)</script>'],
+    ['rgb(0,0,0)'],
+    ['url(https://evil.example)'],
+    ['var(--x)'],
+    [''],
+    [null],
+    [undefined],
+    [0xffffff],
+    [['#fff']],
+  ])('rejects %j', (input) => {
+    expect(safeBrandColor(input)).toBeNull();
+  });
+});
+
+describe('contrast', () => {
+  it.each([
+    ['#000000', 0],
+    ['#ffffff', 1],
+    ['#fff', 1],
+    ['#808080', 0.2158605001138992],
+  ])('luminance of %s is %f', (color, expected) => {
+    expect(relativeLuminance(color)).toBeCloseTo(expected, 10);
+  });
+
+  it('is null for invalid colors', () => {
+    expect(relativeLuminance('blue')).toBeNull();
+  });
+
+  it.each([
+    [1, 0, 21],
+    [0, 1, 21],
+    [0.5, 0.5, 1],
+  ])('ratio(%f, %f) = %f', (a, b, expected) => {
+    expect(contrastRatio(a, b)).toBeCloseTo(expected, 10);
+  });
+
+  it.each([
+    ['#000000', '#ffffff'],
+    ['#1a7f37', '#ffffff'],
+    ['#0969da', '#ffffff'],
+    ['#ffffff', '#000000'],
+    ['#ffd33d', '#000000'],
+    ['#7fdbff', '#000000'],
+    ['#767676', '#000000'], // luminance 0.181: black (4.62) beats white (4.54)
+    ['#757575', '#ffffff'], // luminance 0.178: white (4.60) beats black (4.56)
+    ['not a color', '#ffffff'], // the default brand color is black
+  ])('text on %s is %s', (brand, text) => {
+    expect(readableTextColor(brand)).toBe(text);
+  });
+});
+
+describe('brandColorVariables', () => {
+  it.each([
+    ['#1A7F37', '--pl-brand: #1a7f37; --pl-on-brand: #ffffff;'],
+    ['#ff0', '--pl-brand: #ff0; --pl-on-brand: #000000;'],
+    ['red; } * { background: url(https://evil.example) ', '--pl-brand: #000000; --pl-on-brand: #ffffff;'],
+    [undefined, '--pl-brand: #000000; --pl-on-brand: #ffffff;'],
+  ])('%j -> %s', (input, expected) => {
+    expect(brandColorVariables(input)).toBe(expected);
+  });
+});
+
+describe('embedCustomCss', () => {
+  it.each([
+    ['body { color: red; }', 'body { color: red; }'],
+    ['a::after { content: "</style><script>alert(1)</script>"; }', 'a::after { content: "<\\/style><script>alert(1)<\\/script>"; }'],
+    ['</STYLE><img src=x onerror=alert(1)>', '<\\/STYLE><img src=x onerror=alert(1)>'],
+    ['</sTyLe >', '<\\/sTyLe >'],
+    ['<!-- p {} -->', '<\\!-- p {} --\\>'],
+    ['<\u0000/style>', '<\\/style>'],
+    ['a\u0000b', 'ab'],
+    ['', ''],
+  ])('%j -> %j', (input, expected) => {
+    expect(embedCustomCss(input)).toBe(expected);
+  });
+
+  it.each([null, undefined])('returns an empty string for %s', (input) => {
+    expect(embedCustomCss(input)).toBe('');
+  });
+
+  it.each([
+    '</style><script>alert(1)</script>',
+    '</style/><script>alert(1)</script>',
+    '</style\t><script>alert(1)</script>',
+    '<</style>/style>',
+    '<\u0000/style>',
+    'x</style\n>',
+  ])('can never end the element: %j', (input) => {
+    const output = embedCustomCss(input);
+    expect(output).not.toMatch(/<\//);
+    expect(output).not.toMatch(/<!--|-->/);
+    expect(output).not.toContain('\u0000');
+  });
+});
+
+describe('safeHttpUrl', () => {
+  it.each([
+    ['https://example.com/logo.png', 'https://example.com/logo.png'],
+    ['http://example.com', 'http://example.com/'],
+    ['  HTTPS://Example.COM/a b ', 'https://example.com/a%20b'],
+    ['https://example.com:8443/x?y=1#z', 'https://example.com:8443/x?y=1#z'],
+    ['https://bücher.example/', 'https://xn--bcher-kva.example/'],
+    ['https://example.com/"><script>', 'https://example.com/%22%3E%3Cscript%3E'],
+  ])('accepts %j -> %s', (input, expected) => {
+    expect(safeHttpUrl(input)).toBe(expected);
+  });
+
+  it.each([
+    ['javascript:alert(1)'],
+    ['JavaScript:alert(1)'],
+    [' javascript:alert(1)'],
+    ['data:image/png;base64,AAAA'],
+    ['//evil.example/logo.png'],
+    ['/relative/logo.png'],
+    ['logo.png'],
+    ['ftp://example.com/logo.png'],
+    ['https://user:pass@example.com/'],
+    ['https://user@example.com/'],
+    ['http:example.com'],
+    ['https:\\\\evil.example'],
+    ['https://'],
+    ['https://exa mple.com'],
+    [`https://example.com/${'a'.repeat(2100)}`],
+    [''],
+    [null],
+    [42],
+  ])('rejects %j', (input) => {
+    expect(safeHttpUrl(input)).toBeNull();
+  });
+});
