@@ -1,0 +1,93 @@
+/**
+ * The site's configuration, read from the environment once and validated with zod.
+ * The launcher calls `parseSiteConfig` before the site is loaded, so a bad value stops
+ * start-up with one line naming the variable; pages then read `siteConfig()`.
+ */
+import { z } from 'zod';
+
+export const THEMES = ['default', 'dark', 'high-contrast'] as const;
+export type ThemeName = (typeof THEMES)[number];
+
+const apiUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://status.example.com/api/v1' })
+  .transform((value) => value.replace(/\/+$/, ''))
+  .refine((value) => value.endsWith('/api/v1'), 'must end in /api/v1');
+
+const seconds = (fallback: number) =>
+  z.coerce.number({ error: 'must be a whole number of seconds' }).int('must be a whole number of seconds').default(fallback);
+
+const siteEnvSchema = z
+  .object({
+    STATUS_API_URL: apiUrl.optional(),
+    STATUS_API_KEY: z.string().trim().min(1, 'must not be empty').optional(),
+    SITE_THEME: z.enum(THEMES, { error: `must be one of ${THEMES.join(', ')}` }).default('default'),
+    API_TIMEOUT_SECONDS: seconds(5).pipe(z.number().min(1, 'must be at least 1').max(60, 'must be at most 60')),
+    CACHE_FRESH_SECONDS: seconds(30).pipe(z.number().min(1, 'must be at least 1').max(3600, 'must be at most 3600')),
+    CACHE_MAX_STALE_SECONDS: seconds(86_400),
+    HISTORY_BACKFILL_PAGES: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0).max(1000).default(100),
+    CACHE_DIR: z.string().trim().min(1).default('./data/cache'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.STATUS_API_URL && !env.STATUS_API_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['STATUS_API_KEY'], message: 'is required when STATUS_API_URL is set' });
+    }
+  });
+
+export interface SiteConfig {
+  apiUrl: string;
+  apiKey: string;
+  theme: ThemeName;
+  apiTimeoutSeconds: number;
+  freshSeconds: number;
+  maxStaleSeconds: number;
+  backfillPages: number;
+  /** Folder of the uptime aggregates that survive a restart; ':memory:' keeps them in memory only. */
+  cacheDir: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Empty strings count as unset, as shells and .env files often leave them. */
+export function presentVariables(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => Boolean(entry[1])));
+}
+
+/** One line naming the variable, e.g. `STATUS_API_URL must end in /api/v1`. */
+export function describeIssue(issue: z.core.$ZodIssue): string {
+  const variable = issue.path.map(String).join('.') || 'configuration';
+  return `${variable} ${issue.message}`;
+}
+
+export type SiteEnv = z.output<typeof siteEnvSchema>;
+
+export function parseSiteEnv(env: NodeJS.ProcessEnv): SiteEnv {
+  const result = siteEnvSchema.safeParse(presentVariables(env));
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map(describeIssue)[0] ?? 'invalid configuration');
+  }
+  return result.data;
+}
+
+let cached: SiteConfig | undefined;
+
+/** The running site's configuration; the launcher guarantees URL and key are set. */
+export function siteConfig(): SiteConfig {
+  if (cached) return cached;
+  const env = parseSiteEnv(process.env);
+  if (!env.STATUS_API_URL || !env.STATUS_API_KEY) {
+    throw new ConfigError('STATUS_API_URL and STATUS_API_KEY must be set (start the site with `npm start`)');
+  }
+  cached = {
+    apiUrl: env.STATUS_API_URL,
+    apiKey: env.STATUS_API_KEY,
+    theme: env.SITE_THEME,
+    apiTimeoutSeconds: env.API_TIMEOUT_SECONDS,
+    freshSeconds: env.CACHE_FRESH_SECONDS,
+    maxStaleSeconds: env.CACHE_MAX_STALE_SECONDS,
+    backfillPages: env.HISTORY_BACKFILL_PAGES,
+    cacheDir: env.CACHE_DIR,
+  };
+  return cached;
+}

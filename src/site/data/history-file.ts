@@ -1,0 +1,67 @@
+/**
+ * Uptime aggregates on disk, so a restart neither loses 90 days nor fetches them again.
+ * One JSON file, replaced atomically; it belongs to one API and organization, and a file
+ * written for another (or unreadable) is ignored rather than mixed in.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { MonitorHistory } from './uptime-history.ts';
+
+const historySchema = z.object({
+  days: z.record(z.string(), z.object({ checks: z.number().int().nonnegative(), up: z.number().int().nonnegative() })),
+  headAt: z.string().nullable(),
+  headIds: z.array(z.string()),
+  tailAt: z.string().nullable(),
+  tailIds: z.array(z.string()),
+  backfillOffset: z.number().int().nonnegative(),
+  complete: z.boolean(),
+  recent: z.array(z.object({ checkedAt: z.string(), latency: z.number().nullable() })),
+});
+
+const fileSchema = z.object({
+  version: z.literal(1),
+  owner: z.string(),
+  histories: z.record(z.string(), historySchema),
+});
+
+export interface HistoryFile {
+  load(owner: string): Promise<Map<string, MonitorHistory>>;
+  save(owner: string, histories: ReadonlyMap<string, MonitorHistory>): Promise<void>;
+}
+
+/** Keeps nothing: for tests and for CACHE_DIR=':memory:'. */
+export const memoryHistoryFile: HistoryFile = {
+  load: async () => new Map(),
+  save: async () => undefined,
+};
+
+export function historyFile(directory: string): HistoryFile {
+  const file = path.join(directory, 'uptime-history.json');
+  return {
+    async load(owner) {
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch {
+        return new Map();
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        return new Map();
+      }
+      const parsed = fileSchema.safeParse(json);
+      if (!parsed.success || parsed.data.owner !== owner) return new Map();
+      return new Map(Object.entries(parsed.data.histories));
+    },
+    async save(owner, histories) {
+      await mkdir(directory, { recursive: true });
+      const temporary = `${file}.${process.pid}.tmp`;
+      const body = JSON.stringify({ version: 1, owner, histories: Object.fromEntries(histories) });
+      await writeFile(temporary, body, 'utf8');
+      await rename(temporary, file);
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * The site's one source of status data: a typed API client (server-side only, the key never
+ * leaves this process), the long-lived uptime aggregates, and the snapshot cache in front of them.
+ * Every refresh logs one line with the number of API requests it made.
+ */
+import { createHash } from 'node:crypto';
+import { Agent, type Dispatcher } from 'undici';
+import { createClient, type ApiClient } from '../../api/index.ts';
+import { siteConfig, type SiteConfig } from '../config.ts';
+import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
+import { SnapshotCache, type CachedSnapshot } from './snapshot-cache.ts';
+import { loadSnapshot } from './snapshot.ts';
+import type { MonitorHistory } from './uptime-history.ts';
+
+export interface SiteData {
+  get(): Promise<CachedSnapshot>;
+}
+
+/** Counts every HTTP request the client sends, retries included. */
+function countingDispatcher(agent: Agent, onRequest: () => void): Dispatcher {
+  return agent.compose((dispatch) => (options, handler) => {
+    onRequest();
+    return dispatch(options, handler);
+  });
+}
+
+export function createSiteData(config: SiteConfig, log: (line: string) => void = (line) => console.log(line)): SiteData {
+  const timeoutMs = config.apiTimeoutSeconds * 1000;
+  let requests = 0;
+  const agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const client: ApiClient = createClient({
+    baseUrl: config.apiUrl,
+    apiKey: config.apiKey,
+    dispatcher: countingDispatcher(agent, () => (requests += 1)),
+    timeouts: { connectMs: timeoutMs, headersMs: timeoutMs, bodyMs: timeoutMs, totalMs: timeoutMs * 2 },
+    // Refreshes run in the background and are retried by the cache; one quick retry is enough.
+    maxRetries: 1,
+    logger: { warn: (message) => log(message) },
+  });
+  const store: HistoryFile = config.cacheDir === ':memory:' ? memoryHistoryFile : historyFile(config.cacheDir);
+  // Aggregates belong to one API and key; the key itself is never written down.
+  const owner = `${config.apiUrl} ${createHash('sha256').update(config.apiKey).digest('hex').slice(0, 16)}`;
+  let histories: Map<string, MonitorHistory> | undefined;
+
+  const cache = new SnapshotCache({
+    freshMs: config.freshSeconds * 1000,
+    maxStaleMs: config.maxStaleSeconds * 1000,
+    failureBackoffMs: 2_000,
+    log,
+    load: async () => {
+      histories ??= await store.load(owner);
+      const before = requests;
+      const started = performance.now();
+      const snapshot = await loadSnapshot(client, histories, {
+        now: () => new Date(),
+        backfillBudget: config.backfillPages,
+        concurrency: 4,
+      });
+      log(`porchlight: refreshed status data with ${requests - before} API requests in ${Math.round(performance.now() - started)} ms`);
+      await store.save(owner, histories).catch((error: unknown) => {
+        log(`porchlight: could not save uptime history (${error instanceof Error ? error.message : String(error)})`);
+      });
+      return snapshot;
+    },
+  });
+  return { get: () => cache.get() };
+}
+
+let instance: SiteData | undefined;
+
+/** The process-wide instance, created on first use from the validated configuration. */
+export function siteData(): SiteData {
+  instance ??= createSiteData(siteConfig());
+  return instance;
+}

@@ -1,0 +1,227 @@
+/**
+ * Daily uptime of each monitor, aggregated incrementally from the API's check lists
+ * (newest first, paged by offset), so a refresh costs a few requests instead of 90 days of checks.
+ *
+ * Per monitor the state covers one contiguous run of checks, from `tailAt` (oldest counted) to
+ * `headAt` (newest counted). A refresh first catches up from the newest check down to the head,
+ * then, within a page budget shared by all monitors, backfills older pages below the tail until
+ * the window start or the end of the history. If more new checks arrived than the catch-up cap
+ * allows (the site was down for long), the checks in between are skipped: those days show partial data.
+ */
+import type { Check } from '../../contract/index.ts';
+import { parseInstant, utcDayKey, MS_PER_DAY, startOfUtcDay } from '../lib/time.ts';
+import { aggregateChecksByDay, mergeDayAggregates, type DayCounter } from '../lib/uptime.ts';
+
+export interface LatencyPoint {
+  checkedAt: string;
+  latency: number | null;
+}
+
+export interface MonitorHistory {
+  /** UTC day 'YYYY-MM-DD' -> counts. */
+  days: Record<string, DayCounter>;
+  headAt: string | null;
+  /** Ids of the counted checks at `headAt`, so a check on that same instant is not counted twice. */
+  headIds: string[];
+  tailAt: string | null;
+  tailIds: string[];
+  /** Offset where the next backfill page should start (older checks shift down as new ones arrive). */
+  backfillOffset: number;
+  /** Backfill reached the window start or the oldest check. */
+  complete: boolean;
+  /** Latest checks for the response-time chart, newest first. */
+  recent: LatencyPoint[];
+}
+
+export interface ChecksPage {
+  checks: Check[];
+  hasMore: boolean;
+}
+
+export type ChecksPageFetcher = (monitorId: string, offset: number, limit: number) => Promise<ChecksPage>;
+
+export interface HistoryOptions {
+  windowDays: number;
+  pageSize: number;
+  /** Most pages one monitor's catch-up may read in one refresh. */
+  catchUpPages: number;
+  /** Hours of latency points kept for the chart. */
+  recentHours: number;
+  maxRecentPoints: number;
+}
+
+export const DEFAULT_HISTORY_OPTIONS: HistoryOptions = {
+  windowDays: 90,
+  pageSize: 200,
+  catchUpPages: 10,
+  recentHours: 24,
+  maxRecentPoints: 2_000,
+};
+
+export function emptyHistory(): MonitorHistory {
+  return { days: {}, headAt: null, headIds: [], tailAt: null, tailIds: [], backfillOffset: 0, complete: false, recent: [] };
+}
+
+/** Adds checks to the day counters (the counting rules are uptime.ts's). */
+function count(history: MonitorHistory, entries: readonly { check: Check }[]): void {
+  const added = aggregateChecksByDay(entries.map((entry) => entry.check));
+  history.days = Object.fromEntries(mergeDayAggregates(new Map(Object.entries(history.days)), added));
+}
+
+/** Strictly newer than the boundary, or on it but not yet counted. */
+function isNewer(ms: number, check: Check, boundaryMs: number, boundaryIds: readonly string[]): boolean {
+  return ms > boundaryMs || (ms === boundaryMs && !boundaryIds.includes(check.id));
+}
+
+function isOlder(ms: number, check: Check, boundaryMs: number, boundaryIds: readonly string[]): boolean {
+  return ms < boundaryMs || (ms === boundaryMs && !boundaryIds.includes(check.id));
+}
+
+function idsAt(checks: readonly { check: Check; ms: number }[], ms: number): string[] {
+  return checks.filter((entry) => entry.ms === ms).map((entry) => entry.check.id);
+}
+
+/** Reads pages from the newest check down to the head; returns how many requests it made. */
+async function catchUp(
+  monitorId: string,
+  history: MonitorHistory,
+  fetchPage: ChecksPageFetcher,
+  options: HistoryOptions,
+): Promise<number> {
+  const headMs = history.headAt === null ? null : parseInstant(history.headAt);
+  const fresh: { check: Check; ms: number }[] = [];
+  let requests = 0;
+  let reachedHead = false;
+  let exhausted = false;
+  for (let offset = 0; requests < options.catchUpPages && !reachedHead; offset += options.pageSize) {
+    const page = await fetchPage(monitorId, offset, options.pageSize);
+    requests += 1;
+    for (const check of page.checks) {
+      const ms = parseInstant(check.checkedAt);
+      if (ms === null) continue;
+      if (headMs !== null && !isNewer(ms, check, headMs, history.headIds)) {
+        reachedHead = true;
+        break;
+      }
+      fresh.push({ check, ms });
+    }
+    // A first visit reads one page only: the rest is backfill's job, within the shared budget.
+    if (!page.hasMore || headMs === null) {
+      exhausted = !page.hasMore;
+      break;
+    }
+  }
+  if (fresh.length === 0) return requests;
+
+  count(history, fresh);
+  const newest = Math.max(...fresh.map((entry) => entry.ms));
+  history.headAt = new Date(newest).toISOString();
+  history.headIds = [...new Set([...(headMs === newest ? history.headIds : []), ...idsAt(fresh, newest)])];
+  history.backfillOffset += fresh.length;
+  if (history.tailAt === null) {
+    const oldest = Math.min(...fresh.map((entry) => entry.ms));
+    history.tailAt = new Date(oldest).toISOString();
+    history.tailIds = idsAt(fresh, oldest);
+    history.complete = exhausted;
+  }
+  history.recent = [
+    ...fresh
+      .sort((a, b) => b.ms - a.ms)
+      .map((entry) => ({ checkedAt: entry.check.checkedAt, latency: entry.check.latency ?? null })),
+    ...history.recent,
+  ];
+  return requests;
+}
+
+/** Reads one page below the tail and counts what is older than it, marking the history complete at its end. */
+async function backfillPage(
+  monitorId: string,
+  history: MonitorHistory,
+  fetchPage: ChecksPageFetcher,
+  options: HistoryOptions,
+  windowStartMs: number,
+): Promise<void> {
+  const tailMs = history.tailAt === null ? null : parseInstant(history.tailAt);
+  if (tailMs === null) return;
+  const page = await fetchPage(monitorId, history.backfillOffset, options.pageSize);
+  history.backfillOffset += page.checks.length;
+  const older: { check: Check; ms: number }[] = [];
+  for (const check of page.checks) {
+    const ms = parseInstant(check.checkedAt);
+    if (ms === null || !isOlder(ms, check, tailMs, history.tailIds)) continue;
+    if (ms < windowStartMs) {
+      history.complete = true;
+      break;
+    }
+    older.push({ check, ms });
+  }
+  count(history, older);
+  if (older.length > 0) {
+    const oldest = Math.min(...older.map((entry) => entry.ms));
+    history.tailIds = [...new Set([...(oldest === tailMs ? history.tailIds : []), ...idsAt(older, oldest)])];
+    history.tailAt = new Date(oldest).toISOString();
+  }
+  if (!page.hasMore || page.checks.length === 0) history.complete = true;
+}
+
+function prune(history: MonitorHistory, nowMs: number, options: HistoryOptions): void {
+  const firstDay = utcDayKey(startOfUtcDay(nowMs) - (options.windowDays - 1) * MS_PER_DAY);
+  for (const key of Object.keys(history.days)) {
+    if (key < firstDay) delete history.days[key];
+  }
+  const recentFrom = nowMs - options.recentHours * 3_600_000;
+  history.recent = history.recent
+    .filter((point) => (parseInstant(point.checkedAt) ?? 0) >= recentFrom)
+    .slice(0, options.maxRecentPoints);
+}
+
+export interface RefreshResult {
+  requests: number;
+}
+
+/**
+ * Brings every listed monitor's history up to date: catch-up for each (bounded per monitor),
+ * then backfill pages, oldest-missing first, until `backfillBudget` pages are spent.
+ * Monitors not listed are forgotten.
+ */
+export async function refreshHistories(
+  histories: Map<string, MonitorHistory>,
+  monitorIds: readonly string[],
+  fetchPage: ChecksPageFetcher,
+  context: { now: Date; backfillBudget: number; concurrency: number; options?: HistoryOptions },
+): Promise<RefreshResult> {
+  const options = context.options ?? DEFAULT_HISTORY_OPTIONS;
+  const nowMs = context.now.getTime();
+  const windowStartMs = startOfUtcDay(nowMs) - (options.windowDays - 1) * MS_PER_DAY;
+  for (const id of [...histories.keys()]) if (!monitorIds.includes(id)) histories.delete(id);
+  for (const id of monitorIds) if (!histories.has(id)) histories.set(id, emptyHistory());
+
+  let requests = 0;
+  await forEachLimited(monitorIds, context.concurrency, async (id) => {
+    requests += await catchUp(id, histories.get(id)!, fetchPage, options);
+  });
+
+  let budget = context.backfillBudget;
+  while (budget > 0) {
+    const pending = monitorIds.filter((id) => !histories.get(id)!.complete && histories.get(id)!.tailAt !== null);
+    if (pending.length === 0) break;
+    const round = pending.slice(0, Math.min(budget, context.concurrency));
+    budget -= round.length;
+    requests += round.length;
+    await Promise.all(round.map((id) => backfillPage(id, histories.get(id)!, fetchPage, options, windowStartMs)));
+  }
+
+  for (const history of histories.values()) prune(history, nowMs, options);
+  return { requests };
+}
+
+async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await work(item);
+    }
+  });
+  await Promise.all(lanes);
+}

@@ -1,0 +1,36 @@
+import type { StatusPage } from '../../contract/index.ts';
+import type { Snapshot } from '../data/snapshot.ts';
+import { formatMonth } from '../lib/format-date.ts';
+import { incidentsInMonth, isMonthKey, listIncidentMonths, monthNavigation } from '../lib/incidents.ts';
+import { utcMonthKey } from '../lib/time.ts';
+import { incidentView } from './incident-view.ts';
+import { pageContext } from './page-context.ts';
+import { timeView } from './time-view.ts';
+import type { HistoryPageView, MonthLink } from './types.ts';
+
+/**
+ * Past incidents of one month, newest first, with links to the nearest months that have any.
+ * No month given: the current one. A malformed month: null (a 404 then).
+ */
+export function historyView(
+  snapshot: Snapshot,
+  page: StatusPage,
+  month: string | null,
+  options: { basePath: string; now: Date; stale: boolean },
+): HistoryPageView | null {
+  if (month !== null && !isMonthKey(month)) return null;
+  const context = pageContext(snapshot, page, options);
+  const current = month ?? utcMonthKey(options.now.getTime());
+  const navigation = monthNavigation(listIncidentMonths(context.incidents), current);
+  const link = (key: string | null): MonthLink | null =>
+    key === null ? null : { key, label: formatMonth(key), href: `${options.basePath}/history?month=${key}` };
+  return {
+    branding: context.branding,
+    month: { key: current, label: formatMonth(current) },
+    incidents: incidentsInMonth(context.incidents, current).map((incident) => incidentView(incident, context)),
+    newer: link(navigation.newer),
+    older: link(navigation.older),
+    generatedAt: timeView(snapshot.fetchedAt, options.now),
+    stale: context.stale,
+  };
+}

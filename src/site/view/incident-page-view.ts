@@ -1,0 +1,25 @@
+import type { StatusPage } from '../../contract/index.ts';
+import type { Snapshot } from '../data/snapshot.ts';
+import { incidentView } from './incident-view.ts';
+import { pageContext } from './page-context.ts';
+import { timeView } from './time-view.ts';
+import type { IncidentPageView } from './types.ts';
+
+/** The permalink of one incident; null when it does not concern this page (a 404 then). */
+export function incidentPageView(
+  snapshot: Snapshot,
+  page: StatusPage,
+  incidentId: string,
+  options: { basePath: string; now: Date; stale: boolean },
+): IncidentPageView | null {
+  const context = pageContext(snapshot, page, options);
+  const incident = context.incidents.find((candidate) => candidate.id === incidentId);
+  if (!incident) return null;
+  return {
+    branding: context.branding,
+    incident: incidentView(incident, context),
+    historyHref: `${options.basePath}/history`,
+    generatedAt: timeView(snapshot.fetchedAt, options.now),
+    stale: context.stale,
+  };
+}

@@ -1,0 +1,44 @@
+import type { Incident } from '../../contract/index.ts';
+import { formatDuration } from '../lib/format-date.ts';
+import {
+  incidentStatusLabel,
+  isIncidentActive,
+  normalizeSeverity,
+  severityLabel,
+  sortedTimeline,
+} from '../lib/incidents.ts';
+import { timeView } from './time-view.ts';
+import type { IncidentView } from './types.ts';
+
+/**
+ * One incident as a page shows it. Affected services are named as this page labels them, and
+ * only those linked to the page: an incident may touch services another page keeps private.
+ */
+export function incidentView(
+  incident: Incident,
+  context: { labels: ReadonlyMap<string, string>; basePath: string; now: Date },
+): IncidentView {
+  const resolved = !isIncidentActive(incident);
+  const affected = incident.monitors
+    .map((entry) => context.labels.get(entry.monitor.id))
+    .filter((label): label is string => label !== undefined);
+  return {
+    id: incident.id,
+    title: incident.title,
+    href: `${context.basePath}/incidents/${encodeURIComponent(incident.id)}`,
+    severity: normalizeSeverity(incident.severity),
+    severityLabel: severityLabel(incident.severity),
+    resolved,
+    statusLabel: incidentStatusLabel(incident.status),
+    startedAt: timeView(incident.startedAt, context.now),
+    resolvedAt: resolved && incident.resolvedAt ? timeView(incident.resolvedAt, context.now) : null,
+    duration: formatDuration(incident.startedAt, resolved ? incident.resolvedAt : null, context.now),
+    affected: [...new Set(affected)],
+    updates: sortedTimeline(incident.updates).map((update) => ({
+      id: update.id,
+      statusLabel: incidentStatusLabel(update.status),
+      message: update.message,
+      at: timeView(update.createdAt, context.now),
+    })),
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * What every view of one status page shares: the page's linked monitors joined with their
+ * health, the incidents and maintenance that concern them, and the page's branding.
+ */
+import type { Snapshot } from '../data/snapshot.ts';
+import type { StatusPage } from '../../contract/index.ts';
+import { activeIncidents, incidentsForPage } from '../lib/incidents.ts';
+import { monitorsUnderMaintenance, selectMaintenance } from '../lib/maintenance.ts';
+import { joinPageMonitors, pageMonitorIds } from '../lib/page-monitors.ts';
+import { brandingView } from './branding.ts';
+import { timeView } from './time-view.ts';
+import type { BrandingView, StaleNotice } from './types.ts';
+
+export interface PageContext {
+  page: StatusPage;
+  basePath: string;
+  now: Date;
+  branding: BrandingView;
+  monitorIds: ReadonlySet<string>;
+  /** Page label of each linked monitor id. */
+  labels: ReadonlyMap<string, string>;
+  rows: ReturnType<typeof joinPageMonitors<Snapshot['monitors'][number]>>;
+  incidents: Snapshot['incidents'];
+  active: Snapshot['incidents'];
+  maintenance: ReturnType<typeof selectMaintenance<Snapshot['maintenance'][number]>>;
+  stale: StaleNotice | null;
+}
+
+export function pageContext(
+  snapshot: Snapshot,
+  page: StatusPage,
+  options: { basePath: string; now: Date; stale: boolean },
+): PageContext {
+  const monitorIds = pageMonitorIds(page.monitors);
+  const maintenance = selectMaintenance(snapshot.maintenance, monitorIds, options.now);
+  const rows = joinPageMonitors(page.monitors, snapshot.monitors, { underMaintenance: monitorsUnderMaintenance(maintenance.running) });
+  const incidents = incidentsForPage(snapshot.incidents, monitorIds);
+  return {
+    page,
+    basePath: options.basePath,
+    now: options.now,
+    branding: brandingView(page, snapshot.organization, options.basePath || '/'),
+    monitorIds,
+    labels: new Map(rows.map((row) => [row.monitorId, row.label])),
+    rows,
+    incidents,
+    active: activeIncidents(incidents),
+    maintenance,
+    stale: options.stale ? { asOf: timeView(snapshot.fetchedAt, options.now) } : null,
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * Caching and CSP bookkeeping a route applies to its response. Public status pages may be kept
+ * by shared caches (RFC 5861: served stale while revalidating, and while the origin fails);
+ * error answers and anything not public never are.
+ */
+import { sha256Source } from '../security/csp.ts';
+import { ownerStyleText } from './branding.ts';
+import type { BrandingView } from './types.ts';
+
+export const NO_STORE = 'no-store';
+
+export function publicCacheControl(freshSeconds: number): string {
+  return `public, max-age=${freshSeconds}, stale-while-revalidate=${freshSeconds * 2}, stale-if-error=86400`;
+}
+
+/** Registers the owner style's hash for the Content-Security-Policy the middleware writes. */
+export function allowOwnerStyle(locals: App.Locals, branding: BrandingView | null): void {
+  const text = ownerStyleText(branding);
+  if (text) locals.cspStyles.push(sha256Source(text));
+}

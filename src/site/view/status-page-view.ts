@@ -1,0 +1,41 @@
+import type { StatusPage } from '../../contract/index.ts';
+import type { Snapshot } from '../data/snapshot.ts';
+import { pastIncidents } from '../lib/incidents.ts';
+import { computeOverallStatus } from '../lib/overall-status.ts';
+import { incidentView } from './incident-view.ts';
+import { maintenanceView } from './maintenance-view.ts';
+import { monitorViews } from './monitor-view.ts';
+import { pageContext } from './page-context.ts';
+import { timeView } from './time-view.ts';
+import type { OverallView, StatusPageView } from './types.ts';
+
+export function overallView(context: ReturnType<typeof pageContext>): OverallView {
+  return computeOverallStatus({
+    monitors: context.rows.map((row) => ({ status: row.status })),
+    activeIncidents: context.active,
+    runningMaintenance: context.maintenance.running,
+  });
+}
+
+/** Everything the status page template shows, for one page of one snapshot. */
+export function statusPageView(
+  snapshot: Snapshot,
+  page: StatusPage,
+  options: { basePath: string; now: Date; stale: boolean },
+): StatusPageView {
+  const context = pageContext(snapshot, page, options);
+  const incident = (item: Snapshot['incidents'][number]) => incidentView(item, context);
+  return {
+    branding: context.branding,
+    overall: overallView(context),
+    activeIncidents: context.active.map(incident),
+    runningMaintenance: context.maintenance.running.map((window) => maintenanceView(window, 'running', context)),
+    upcomingMaintenance: context.maintenance.upcoming.map((window) => maintenanceView(window, 'upcoming', context)),
+    monitors: monitorViews(context, snapshot.histories),
+    showResponseTimes: page.showResponseTimes !== false,
+    recentIncidents: pastIncidents(context.incidents, { now: options.now, days: 14 }).map(incident),
+    historyHref: `${options.basePath}/history`,
+    generatedAt: timeView(snapshot.fetchedAt, options.now),
+    stale: context.stale,
+  };
+}

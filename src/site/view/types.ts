@@ -1,0 +1,164 @@
+/**
+ * View models: everything a template shows, already computed, validated and sanitized.
+ * `.astro` files receive these as props and only lay them out.
+ */
+
+export type StatusLevel = 'operational' | 'degraded' | 'partial_outage' | 'major_outage' | 'maintenance';
+export type MonitorHealth = 'up' | 'down' | 'degraded' | 'maintenance' | 'paused' | 'pending' | 'unknown';
+export type Severity = 'minor' | 'major' | 'critical' | 'unknown';
+export type DayLevel = 'none' | 'up' | 'minor' | 'major' | 'down';
+
+/** A moment shown to people: machine-readable ISO plus UTC words computed on the server. */
+export interface TimeView {
+  iso: string;
+  /** e.g. "22 Nov 2026, 14:05 UTC" */
+  absolute: string;
+  /** e.g. "5 minutes ago" */
+  relative: string;
+}
+
+export interface BrandingView {
+  pageName: string;
+  /** Validated http(s) URL or null. */
+  logoUrl: string | null;
+  logoAlt: string;
+  /** Sanitized owner HTML, safe for set:html. */
+  headerHtml: string | null;
+  footerHtml: string | null;
+  /** Validated CSS declarations (custom properties only) for the brand color, or null. */
+  brandCss: string | null;
+  /** Owner CSS made safe to sit inside one <style> element, or null. */
+  customCss: string | null;
+  /** Link to the page's home: "/" on a custom domain, "/<slug>" otherwise. */
+  homeHref: string;
+}
+
+export interface OverallView {
+  level: StatusLevel;
+  /** Words, never color alone: "All systems operational", "Partial outage"... */
+  label: string;
+}
+
+export interface TimelineEntryView {
+  id: string;
+  statusLabel: string;
+  message: string;
+  at: TimeView;
+}
+
+export interface IncidentView {
+  id: string;
+  title: string;
+  href: string;
+  severity: Severity;
+  severityLabel: string;
+  resolved: boolean;
+  statusLabel: string;
+  startedAt: TimeView;
+  resolvedAt: TimeView | null;
+  /** e.g. "2 h 15 min" (ongoing ones count to now). */
+  duration: string;
+  affected: string[];
+  /** Newest first. */
+  updates: TimelineEntryView[];
+}
+
+export interface MaintenanceView {
+  id: string;
+  title: string;
+  description: string | null;
+  state: 'running' | 'upcoming';
+  start: TimeView;
+  end: TimeView;
+  affected: string[];
+}
+
+export interface UptimeDayView {
+  date: string;
+  /** e.g. "22 Nov 2026" */
+  label: string;
+  level: DayLevel;
+  /** "99.95%" or "No data" */
+  uptimeText: string;
+  incidents: number;
+  /** Full accessible text: "22 Nov 2026: 99.95% uptime, 1 incident". */
+  description: string;
+}
+
+export interface ResponseChartView {
+  /** SVG path data in viewBox units. */
+  path: string;
+  viewBox: string;
+  minMs: number;
+  maxMs: number;
+  avgMs: number;
+  /** Accessible summary: "Response time over the last 24 hours: average 120 ms, ..." */
+  summary: string;
+}
+
+export interface MonitorView {
+  id: string;
+  name: string;
+  health: MonitorHealth;
+  healthLabel: string;
+  /** Uptime over the whole bar, e.g. "99.95%" or "No data". */
+  uptimeText: string;
+  /** Oldest to newest, one per UTC day (90). */
+  days: UptimeDayView[];
+  /** e.g. "123 ms"; null when response times are hidden or unknown. */
+  latencyText: string | null;
+  chart: ResponseChartView | null;
+}
+
+export interface StaleNotice {
+  asOf: TimeView;
+}
+
+export interface StatusPageView {
+  branding: BrandingView;
+  overall: OverallView;
+  activeIncidents: IncidentView[];
+  runningMaintenance: MaintenanceView[];
+  upcomingMaintenance: MaintenanceView[];
+  monitors: MonitorView[];
+  showResponseTimes: boolean;
+  /** Resolved incidents of the last 14 days, newest first. */
+  recentIncidents: IncidentView[];
+  historyHref: string;
+  generatedAt: TimeView;
+  /** Set when the API is unreachable and the page shows the last known state. */
+  stale: StaleNotice | null;
+}
+
+export interface IncidentPageView {
+  branding: BrandingView;
+  incident: IncidentView;
+  historyHref: string;
+  generatedAt: TimeView;
+  stale: StaleNotice | null;
+}
+
+export interface MonthLink {
+  key: string;
+  label: string;
+  href: string;
+}
+
+export interface HistoryPageView {
+  branding: BrandingView;
+  month: { key: string; label: string };
+  /** Newest first. */
+  incidents: IncidentView[];
+  newer: MonthLink | null;
+  older: MonthLink | null;
+  generatedAt: TimeView;
+  stale: StaleNotice | null;
+}
+
+export interface IndexPageView {
+  organizationName: string;
+  logoUrl: string | null;
+  pages: { name: string; href: string; overall: OverallView }[];
+  generatedAt: TimeView;
+  stale: StaleNotice | null;
+}

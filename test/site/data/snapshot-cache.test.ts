@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { RateLimitError } from '../../../src/api/index.ts';
+import { SnapshotCache, SnapshotUnavailableError } from '../../../src/site/data/snapshot-cache.ts';
+import type { Snapshot } from '../../../src/site/data/snapshot.ts';
+
+function snapshotAt(ms: number, label = 'v'): Snapshot {
+  return { organization: { id: 'o', name: label, slug: 'o' }, pages: [], monitors: [], incidents: [], maintenance: [], histories: new Map(), fetchedAt: new Date(ms) };
+}
+
+/** A load whose every call is counted and whose answers the test scripts. */
+function scriptedLoad(clock: { now: number }) {
+  const state = { calls: 0, fail: null as Error | null, delayMs: 0 };
+  const load = async () => {
+    state.calls += 1;
+    if (state.delayMs) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
+    if (state.fail) throw state.fail;
+    return snapshotAt(clock.now, `v${state.calls}`);
+  };
+  return { state, load };
+}
+
+function cacheWith(clock: { now: number }, load: () => Promise<Snapshot>) {
+  return new SnapshotCache({ load, freshMs: 30_000, maxStaleMs: 600_000, failureBackoffMs: 2_000, now: () => clock.now, log: () => undefined });
+}
+
+describe('SnapshotCache', () => {
+  it('coalesces concurrent cold requests into one load', async () => {
+    const clock = { now: 1_000_000 };
+    const { state, load } = scriptedLoad(clock);
+    state.delayMs = 20;
+    const cache = cacheWith(clock, load);
+    const results = await Promise.all(Array.from({ length: 100 }, () => cache.get()));
+    expect(state.calls).toBe(1);
+    expect(new Set(results.map((result) => result.snapshot)).size).toBe(1);
+  });
+
+  it('serves a fresh snapshot without loading again', async () => {
+    const clock = { now: 1_000_000 };
+    const { state, load } = scriptedLoad(clock);
+    const cache = cacheWith(clock, load);
+    await cache.get();
+    clock.now += 29_000;
+    await cache.get();
+    expect(state.calls).toBe(1);
+  });
+
+  it('serves the stale snapshot at once while one background refresh runs', async () => {
+    const clock = { now: 1_000_000 };
+    const { state, load } = scriptedLoad(clock);
+    const cache = cacheWith(clock, load);
+    const first = await cache.get();
+    clock.now += 31_000;
+    state.delayMs = 30;
+    const during = await Promise.all(Array.from({ length: 20 }, () => cache.get()));
+    expect(during.every((result) => result.snapshot === first.snapshot)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const after = await cache.get();
+    expect(state.calls).toBe(2);
+    expect(after.snapshot.organization?.name).toBe('v2');
+    expect(after.stale).toBe(false);
+  });
+
+  it('keeps serving the last good snapshot, marked stale, when refreshes fail', async () => {
+    const clock = { now: 1_000_000 };
+    const { state, load } = scriptedLoad(clock);
+    const cache = cacheWith(clock, load);
+    const good = await cache.get();
+    clock.now += 31_000;
+    state.fail = new Error('connect ECONNREFUSED');
+    const during = await cache.get();
+    expect(during.snapshot).toBe(good.snapshot);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const after = await cache.get();
+    expect(after.snapshot).toBe(good.snapshot);
+    expect(after.stale).toBe(true);
+  });
+
+  it('does not call the API again before the failure backoff ends', async () => {
+    const clock = { now: 1_000_000 };
+    const { state, load } = scriptedLoad(clock);
+    const cache = cacheWith(clock, load);
+    await cache.get();
+    clock.now += 31_000;
+    state.fail = new Error('down');
+    await cache.get();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const callsAfterFailure = state.calls;
+    for (let i = 0; i < 50; i += 1) await cache.get();
+    expect(state.calls).toBe(callsAfterFailure);
+    clock.now += 2_001;
+    state.fail = null;
+    await cache.get();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(state.calls).toBe(callsAfterFailure + 1);
+    expect((await cache.get()).stale).toBe(false);
+  });
+
+  it("holds refreshes until a 429's Retry-After has passed", async () => {
+    const clock = { now: 1_000_000 };
+    const { state, load } = scriptedLoad(clock);
+    const cache = cacheWith(clock, load);
+    await cache.get();
+    clock.now += 31_000;
+    state.fail = new RateLimitError({ method: 'GET', path: '/api/v1/monitors', status: 429, body: undefined, retryAfterSeconds: 120 });
+    await cache.get();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    state.fail = null;
+    const calls = state.calls;
+    clock.now += 60_000;
+    await cache.get();
+    expect(state.calls).toBe(calls);
+    clock.now += 61_000;
+    await cache.get();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(state.calls).toBe(calls + 1);
+  });
+
+  it('answers unavailable on a cold start with the API down, and when the last good data is too old', async () => {
+    const clock = { now: 1_000_000 };
+    const { state, load } = scriptedLoad(clock);
+    const cache = cacheWith(clock, load);
+    state.fail = new Error('down');
+    await expect(cache.get()).rejects.toBeInstanceOf(SnapshotUnavailableError);
+    const error = await cache.get().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SnapshotUnavailableError);
+    expect((error as SnapshotUnavailableError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(state.calls).toBe(1);
+
+    clock.now += 3_000;
+    state.fail = null;
+    await cache.get();
+    clock.now += 31_000;
+    state.fail = new Error('down');
+    await cache.get();
+    clock.now += 600_000;
+    await expect(cache.get()).rejects.toBeInstanceOf(SnapshotUnavailableError);
+  });
+});

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import type { Check } from '../../../src/contract/index.ts';
+import { refreshHistories, type ChecksPageFetcher, type MonitorHistory } from '../../../src/site/data/uptime-history.ts';
+
+const HOUR = 3_600_000;
+
+/** An API-like check list for one monitor: newest first, paged by offset, growing over time. */
+function checkList(initial: Check[]) {
+  const checks = [...initial];
+  const calls: { offset: number; limit: number }[] = [];
+  const fetchPage: ChecksPageFetcher = async (_id, offset, limit) => {
+    calls.push({ offset, limit });
+    const sorted = [...checks].sort((a, b) => b.checkedAt.localeCompare(a.checkedAt));
+    return { checks: sorted.slice(offset, offset + limit), hasMore: offset + limit < sorted.length };
+  };
+  return { checks, calls, fetchPage };
+}
+
+function hourly(from: number, count: number, status: (index: number) => string = () => 'up'): Check[] {
+  return Array.from({ length: count }, (_, index) => ({
+    id: `c${from + index * HOUR}`,
+    monitorId: 'm1',
+    status: status(index),
+    latency: 100 + index,
+    checkedAt: new Date(from + index * HOUR).toISOString(),
+  }));
+}
+
+const now = new Date('2026-11-22T12:00:00.000Z');
+const options = { windowDays: 90, pageSize: 10, catchUpPages: 3, recentHours: 24, maxRecentPoints: 100 };
+
+function totals(history: MonitorHistory) {
+  return Object.values(history.days).reduce((sum, day) => ({ checks: sum.checks + day.checks, up: sum.up + day.up }), { checks: 0, up: 0 });
+}
+
+describe('refreshHistories', () => {
+  it('counts every check exactly once across first load and backfill', async () => {
+    const start = now.getTime() - 47 * HOUR;
+    const list = checkList(hourly(start, 48, (index) => (index % 4 === 0 ? 'down' : 'up')));
+    const histories = new Map<string, MonitorHistory>();
+    const result = await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 10, concurrency: 2, options });
+    const history = histories.get('m1')!;
+    expect(totals(history)).toEqual({ checks: 48, up: 36 });
+    expect(history.complete).toBe(true);
+    // One catch-up page, then four backfill pages (the fifth reads the end of the list).
+    expect(result.requests).toBe(5);
+    expect(history.days['2026-11-22']).toEqual({ checks: 13, up: 10 }); // indexes 35..47, down at 36, 40, 44
+  });
+
+  it('stops backfilling when the budget is spent and resumes on the next refresh', async () => {
+    const list = checkList(hourly(now.getTime() - 59 * HOUR, 60));
+    const histories = new Map<string, MonitorHistory>();
+    await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 2, concurrency: 1, options });
+    expect(totals(histories.get('m1')!).checks).toBe(30);
+    expect(histories.get('m1')!.complete).toBe(false);
+    await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 10, concurrency: 1, options });
+    expect(totals(histories.get('m1')!).checks).toBe(60);
+    expect(histories.get('m1')!.complete).toBe(true);
+  });
+
+  it('fetches only checks newer than the head on later refreshes, and does not double count', async () => {
+    const list = checkList(hourly(now.getTime() - 19 * HOUR, 20));
+    const histories = new Map<string, MonitorHistory>();
+    await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 10, concurrency: 1, options });
+    expect(totals(histories.get('m1')!).checks).toBe(20);
+
+    list.checks.push(...hourly(now.getTime() + HOUR, 3, () => 'down'));
+    list.calls.length = 0;
+    const later = new Date(now.getTime() + 4 * HOUR);
+    const result = await refreshHistories(histories, ['m1'], list.fetchPage, { now: later, backfillBudget: 10, concurrency: 1, options });
+    expect(result.requests).toBe(1);
+    expect(list.calls).toEqual([{ offset: 0, limit: 10 }]);
+    expect(totals(histories.get('m1')!)).toEqual({ checks: 23, up: 20 });
+  });
+
+  it('keeps backfill aligned when new checks arrive between refreshes', async () => {
+    const list = checkList(hourly(now.getTime() - 39 * HOUR, 40));
+    const histories = new Map<string, MonitorHistory>();
+    await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 1, concurrency: 1, options });
+    list.checks.push(...hourly(now.getTime() + HOUR, 5));
+    await refreshHistories(histories, ['m1'], list.fetchPage, { now: new Date(now.getTime() + 6 * HOUR), backfillBudget: 10, concurrency: 1, options });
+    expect(totals(histories.get('m1')!).checks).toBe(45);
+    expect(histories.get('m1')!.complete).toBe(true);
+  });
+
+  it('stops at the start of the window and forgets days that left it', async () => {
+    const list = checkList(hourly(now.getTime() - 100 * 24 * HOUR, 100 * 24));
+    const histories = new Map<string, MonitorHistory>();
+    await refreshHistories(histories, ['m1'], list.fetchPage, {
+      now,
+      backfillBudget: 1000,
+      concurrency: 1,
+      options: { ...options, pageSize: 200 },
+    });
+    const history = histories.get('m1')!;
+    expect(history.complete).toBe(true);
+    expect(Object.keys(history.days).length).toBe(90);
+    expect(Object.keys(history.days).sort()[0]).toBe('2026-08-25');
+  });
+
+  it('keeps the latest day of latency points for the chart, newest first', async () => {
+    const list = checkList(hourly(now.getTime() - 29 * HOUR, 30));
+    const histories = new Map<string, MonitorHistory>();
+    await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 0, concurrency: 1, options: { ...options, pageSize: 50 } });
+    const recent = histories.get('m1')!.recent;
+    expect(recent.length).toBe(25);
+    expect(recent[0]!.checkedAt > recent[1]!.checkedAt).toBe(true);
+  });
+
+  it('forgets monitors no longer tracked and skips checks with unreadable times', async () => {
+    const checks = hourly(now.getTime() - 2 * HOUR, 3);
+    checks[1] = { ...checks[1]!, checkedAt: 'yesterday' };
+    const list = checkList(checks);
+    const histories = new Map<string, MonitorHistory>([['gone', { days: {}, headAt: null, headIds: [], tailAt: null, tailIds: [], backfillOffset: 0, complete: true, recent: [] }]]);
+    await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 5, concurrency: 1, options });
+    expect([...histories.keys()]).toEqual(['m1']);
+    expect(totals(histories.get('m1')!).checks).toBe(2);
+  });
+});
