@@ -1,0 +1,67 @@
+import { DEFAULT_MAX_BODY_BYTES } from './http/body.ts';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rate-limit.ts';
+
+/** An environment variable with a value the service cannot use; the message names the variable. */
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface ServiceConfig {
+  port: number;
+  host: string;
+  databasePath: string;
+  seedDemo: boolean;
+  rateLimits: RateLimits;
+  maxBodyBytes: number;
+}
+
+export const DEFAULT_DATABASE_PATH = './data/porchlight.db';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got ${JSON.stringify(raw)}`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got ${JSON.stringify(env[name])}`);
+}
+
+function nonEmpty(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined) return fallback;
+  if (raw.trim() === '') throw new ConfigError(name, 'must not be empty');
+  return raw.trim();
+}
+
+/**
+ * Reads the service's settings: PORT (4322), HOST (127.0.0.1), DATABASE_PATH (./data/porchlight.db),
+ * SEED_DEMO (true), RATE_LIMIT_FREE (120), RATE_LIMIT_PRO (600), RATE_LIMIT_WINDOW_SECONDS (60),
+ * MAX_BODY_BYTES (1048576).
+ */
+export function readConfig(env: Env): ServiceConfig {
+  return {
+    port: integer(env, 'PORT', 4322, 0, 65_535),
+    host: nonEmpty(env, 'HOST', '127.0.0.1'),
+    databasePath: nonEmpty(env, 'DATABASE_PATH', DEFAULT_DATABASE_PATH),
+    seedDemo: boolean(env, 'SEED_DEMO', true),
+    rateLimits: {
+      free: integer(env, 'RATE_LIMIT_FREE', DEFAULT_RATE_LIMITS.free, 1, 1_000_000),
+      pro: integer(env, 'RATE_LIMIT_PRO', DEFAULT_RATE_LIMITS.pro, 1, 1_000_000),
+      windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', DEFAULT_RATE_LIMITS.windowSeconds, 1, 86_400),
+    },
+    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES, 1024, 100 * 1024 * 1024),
+  };
+}

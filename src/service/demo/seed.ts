@@ -1,0 +1,115 @@
+import { createMonitorSchema } from '../../contract/monitor.ts';
+import { createChannelSchema } from '../../contract/notification.ts';
+import { createStatusPageSchema } from '../../contract/status-page.ts';
+import type { Store } from '../store/store.ts';
+import { DEMO_CHANNELS, DEMO_INCIDENTS, DEMO_MONITORS, DEMO_ORGANIZATION, DEMO_PAGES, DEMO_WINDOWS } from './fixtures.ts';
+import { generateHistory, HOUR_MS } from './history.ts';
+
+export interface DemoInfo {
+  apiKey: string;
+  organizationName: string;
+  pages: { slug: string; customDomain: string | null; isPublic: boolean }[];
+}
+
+const at = (now: Date, hoursFromNow: number): Date => new Date(now.getTime() + hoursFromNow * HOUR_MS);
+
+/**
+ * Seeds the demo organization in one transaction. Fixtures go through the contract's
+ * create schemas, so they get the same defaults and checks as API input.
+ */
+export function seedDemo(store: Store, now: Date): { organizationId: string; apiKey: string } {
+  return store.transaction(() => {
+    const { organization, apiKey } = store.organizations.create(DEMO_ORGANIZATION, now);
+    store.demo.save(organization.id, apiKey, now);
+    const orgId = organization.id;
+    // Checks land on whole hours; the newest one is at the start of the current hour.
+    const newestCheck = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
+    const createdAt = at(newestCheck, -90 * 24).toISOString();
+
+    const monitorIds = new Map<string, string>();
+    DEMO_MONITORS.forEach((fixture, index) => {
+      const input = createMonitorSchema.parse(fixture.input);
+      const history = generateHistory(
+        {
+          type: input.type,
+          regions: input.regions,
+          timeoutSeconds: input.timeout,
+          baseLatencyMs: fixture.baseLatencyMs,
+          events: fixture.events,
+          seed: 1000 + index,
+        },
+        newestCheck,
+      );
+      const last = history[history.length - 1];
+      const monitor = store.monitors.insert(orgId, input, now, {
+        health: fixture.health ?? last?.status ?? 'pending',
+        lastStatus: last?.status ?? null,
+        lastLatency: last?.latency ?? null,
+        lastCheckedAt: last?.checkedAt ?? null,
+        createdAt,
+      });
+      monitorIds.set(fixture.key, monitor.id);
+      for (const check of history) store.checks.insert({ monitorId: monitor.id, ...check, demo: true });
+    });
+    const idOf = (key: string): string => {
+      const id = monitorIds.get(key);
+      if (!id) throw new Error(`demo fixture names unknown monitor ${key}`);
+      return id;
+    };
+
+    for (const page of DEMO_PAGES) {
+      const { monitors: _links, ...fields } = createStatusPageSchema.parse(page);
+      const links = page.links.map((link, index) => ({
+        monitorId: idOf(link.monitor),
+        displayName: link.displayName ?? null,
+        sortOrder: link.sortOrder ?? index,
+      }));
+      store.statusPages.insert(orgId, fields, links, now);
+    }
+
+    for (const incident of DEMO_INCIDENTS) {
+      const [opening, ...later] = incident.timeline;
+      if (!opening) continue;
+      const created = store.incidents.insert(
+        orgId,
+        { title: incident.title, severity: incident.severity, status: opening.status, message: opening.message, monitorIds: incident.monitors.map(idOf) },
+        at(now, -opening.hoursAgo),
+      );
+      for (const update of later) store.incidents.addUpdate(orgId, created.id, update, at(now, -update.hoursAgo));
+    }
+
+    for (const window of DEMO_WINDOWS) {
+      const start = at(now, window.startHoursFromNow);
+      const created = store.maintenance.insert(
+        orgId,
+        {
+          title: window.title,
+          description: window.description,
+          scheduledStart: start.toISOString(),
+          scheduledEnd: at(start, window.durationHours).toISOString(),
+          monitorIds: window.monitors.map(idOf),
+        },
+        at(now, -24),
+      );
+      if (window.startNow) store.maintenance.transition(orgId, created.id, 'in_progress', start);
+    }
+
+    for (const channel of DEMO_CHANNELS) store.notifications.insert(orgId, createChannelSchema.parse(channel), now);
+
+    return { organizationId: orgId, apiKey };
+  });
+}
+
+/** The demo organization's key and pages, if the store holds one (demo-only plaintext key). */
+export function demoInfo(store: Store): DemoInfo | null {
+  const meta = store.demo.find();
+  if (!meta) return null;
+  const organization = store.organizations.get(meta.organizationId);
+  if (!organization) return null;
+  const pages = store.statusPages.list(organization.id, { limit: 100, offset: 0 }).map((page) => ({
+    slug: page.slug,
+    customDomain: page.customDomain,
+    isPublic: page.isPublic,
+  }));
+  return { apiKey: meta.apiKey, organizationName: organization.name, pages };
+}

@@ -1,0 +1,12 @@
+import type { CheckOutcome, CheckTarget } from './checks/run-check.ts';
+import type { Notifier } from './events/notifier.ts';
+import type { Store } from './store/store.ts';
+
+/** What the HTTP handlers need from the outside world; injected so tests control clock and checks. */
+export interface ServiceDeps {
+  store: Store;
+  now: () => Date;
+  log: (line: string) => void;
+  notifier: Notifier;
+  runCheck: (target: CheckTarget) => Promise<CheckOutcome>;
+}

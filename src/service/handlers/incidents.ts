@@ -1,0 +1,67 @@
+import { createIncidentSchema, updateIncidentSchema } from '../../contract/incident.ts';
+import type { ServiceDeps } from '../deps.ts';
+import { NotFoundError } from '../http/errors.ts';
+import { created, found, listReply, noContent, ok, pathParam, type Route } from '../http/route.ts';
+import { parseInput } from '../http/validation.ts';
+import { listPage, requireOwnedMonitors } from './shared.ts';
+
+export function incidentRoutes({ store, now, notifier }: ServiceDeps): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/incidents',
+      body: false,
+      handle: (context) => {
+        const page = listPage(context);
+        return listReply(store.incidents.list(context.organizationId, page), store.incidents.count(context.organizationId), page);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/incidents/:id',
+      body: false,
+      handle: (context) => ok(found(store.incidents.get(context.organizationId, pathParam(context, 'id')), 'incident')),
+    },
+    {
+      method: 'POST',
+      path: '/incidents',
+      body: true,
+      handle: (context) => {
+        const input = parseInput(createIncidentSchema, context.body, 'body');
+        const incident = store.transaction(() => {
+          requireOwnedMonitors(store, context.organizationId, input.monitorIds, (index) => `monitorIds.${index}`);
+          return store.incidents.insert(context.organizationId, input, now());
+        });
+        notifier.emit(context.organizationId, 'onIncidentCreated', incident.title);
+        return created(incident);
+      },
+    },
+    {
+      method: 'PATCH',
+      path: '/incidents/:id',
+      body: true,
+      handle: (context) => {
+        const input = parseInput(updateIncidentSchema, context.body, 'body');
+        const id = pathParam(context, 'id');
+        const { incident, wasResolved } = store.transaction(() => {
+          const before = found(store.incidents.get(context.organizationId, id), 'incident');
+          const incident = found(store.incidents.addUpdate(context.organizationId, id, input, now()), 'incident');
+          return { incident, wasResolved: before.status === 'resolved' };
+        });
+        const resolvedNow = incident.status === 'resolved' && !wasResolved;
+        notifier.emit(context.organizationId, resolvedNow ? 'onIncidentResolved' : 'onIncidentUpdated', incident.title);
+        return ok(incident);
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/incidents/:id',
+      body: false,
+      handle: (context) => {
+        const deleted = store.transaction(() => store.incidents.delete(context.organizationId, pathParam(context, 'id')));
+        if (!deleted) throw new NotFoundError('incident');
+        return noContent();
+      },
+    },
+  ];
+}

@@ -1,0 +1,132 @@
+import { createMaintenanceSchema, updateMaintenanceSchema, type MaintenanceStatus } from '../../contract/maintenance.ts';
+import type { EventFlag } from '../../contract/notification.ts';
+import type { ServiceDeps } from '../deps.ts';
+import { InvalidStateError, NotFoundError, ValidationError } from '../http/errors.ts';
+import { created, found, listReply, noContent, ok, pathParam, type RequestContext, type Route } from '../http/route.ts';
+import { parseInput } from '../http/validation.ts';
+import type { MaintenanceChanges, MaintenanceRecord, MaintenanceTransition } from '../store/maintenance.ts';
+import type { Store } from '../store/store.ts';
+import { listPage, requireOwnedMonitors, toUtcIso } from './shared.ts';
+
+/** The state machine: each action, the one state it starts from, where it leads, what it announces. */
+const TRANSITIONS: Record<'start' | 'complete' | 'cancel', { from: MaintenanceStatus; to: MaintenanceTransition; event: EventFlag | null }> = {
+  start: { from: 'scheduled', to: 'in_progress', event: 'onMaintenanceStarted' },
+  complete: { from: 'in_progress', to: 'completed', event: 'onMaintenanceCompleted' },
+  // The spec names no event for cancellation, so none is sent.
+  cancel: { from: 'scheduled', to: 'cancelled', event: null },
+};
+
+function requireScheduled(window: MaintenanceRecord, action: string): void {
+  if (window.status !== 'scheduled') {
+    throw new InvalidStateError(`only scheduled maintenance windows can be ${action}; this one is ${window.status}`);
+  }
+}
+
+function ownWindow(store: Store, context: RequestContext): MaintenanceRecord {
+  return found(store.maintenance.get(context.organizationId, pathParam(context, 'id')), 'maintenance window');
+}
+
+export function maintenanceRoutes({ store, now, notifier }: ServiceDeps): Route[] {
+  const transitionRoute = (action: keyof typeof TRANSITIONS): Route => ({
+    method: 'POST',
+    path: `/maintenance/:id/${action}`,
+    body: false,
+    handle: (context) => {
+      const { from, to, event } = TRANSITIONS[action];
+      const window = store.transaction(() => {
+        const existing = ownWindow(store, context);
+        if (existing.status !== from) {
+          throw new InvalidStateError(`cannot ${action} a maintenance window that is ${existing.status}; it must be ${from}`);
+        }
+        return found(store.maintenance.transition(context.organizationId, existing.id, to, now()), 'maintenance window');
+      });
+      if (event) notifier.emit(context.organizationId, event, window.title);
+      return ok(window);
+    },
+  });
+
+  return [
+    {
+      method: 'GET',
+      path: '/maintenance',
+      body: false,
+      handle: (context) => {
+        const page = listPage(context);
+        return listReply(store.maintenance.list(context.organizationId, page), store.maintenance.count(context.organizationId), page);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/maintenance/:id',
+      body: false,
+      handle: (context) => ok(ownWindow(store, context)),
+    },
+    {
+      method: 'POST',
+      path: '/maintenance',
+      body: true,
+      handle: (context) => {
+        const input = parseInput(createMaintenanceSchema, context.body, 'body');
+        const window = store.transaction(() => {
+          requireOwnedMonitors(store, context.organizationId, input.monitorIds, (index) => `monitorIds.${index}`);
+          return store.maintenance.insert(
+            context.organizationId,
+            {
+              title: input.title,
+              description: input.description ?? null,
+              scheduledStart: toUtcIso(input.scheduledStart),
+              scheduledEnd: toUtcIso(input.scheduledEnd),
+              monitorIds: input.monitorIds,
+            },
+            now(),
+          );
+        });
+        notifier.emit(context.organizationId, 'onMaintenanceScheduled', window.title);
+        return created(window);
+      },
+    },
+    {
+      method: 'PATCH',
+      path: '/maintenance/:id',
+      body: true,
+      handle: (context) => {
+        const input = parseInput(updateMaintenanceSchema, context.body, 'body');
+        const window = store.transaction(() => {
+          const existing = ownWindow(store, context);
+          requireScheduled(existing, 'updated');
+          const changes: MaintenanceChanges = {
+            ...(input.title !== undefined && { title: input.title }),
+            ...(input.description !== undefined && { description: input.description }),
+            ...(input.scheduledStart !== undefined && { scheduledStart: toUtcIso(input.scheduledStart) }),
+            ...(input.scheduledEnd !== undefined && { scheduledEnd: toUtcIso(input.scheduledEnd) }),
+            ...(input.monitorIds !== undefined && { monitorIds: input.monitorIds }),
+          };
+          const start = changes.scheduledStart ?? existing.scheduledStart;
+          const end = changes.scheduledEnd ?? existing.scheduledEnd;
+          if (Date.parse(end) <= Date.parse(start)) {
+            throw new ValidationError([{ path: 'scheduledEnd', message: 'scheduledEnd must be after scheduledStart' }]);
+          }
+          if (changes.monitorIds) requireOwnedMonitors(store, context.organizationId, changes.monitorIds, (index) => `monitorIds.${index}`);
+          return found(store.maintenance.update(context.organizationId, existing.id, changes, now()), 'maintenance window');
+        });
+        return ok(window);
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/maintenance/:id',
+      body: false,
+      handle: (context) => {
+        store.transaction(() => {
+          const existing = ownWindow(store, context);
+          requireScheduled(existing, 'deleted');
+          if (!store.maintenance.delete(context.organizationId, existing.id)) throw new NotFoundError('maintenance window');
+        });
+        return noContent();
+      },
+    },
+    transitionRoute('start'),
+    transitionRoute('complete'),
+    transitionRoute('cancel'),
+  ];
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { addTargetIssues, createMonitorSchema, MONITOR_TYPES, updateMonitorSchema } from '../../contract/monitor.ts';
+import type { ServiceDeps } from '../deps.ts';
+import { LimitReachedError, NotFoundError } from '../http/errors.ts';
+import { created, found, listReply, noContent, ok, pathParam, type Route } from '../http/route.ts';
+import { parseInput, rejectImmutableField } from '../http/validation.ts';
+import type { MonitorChanges, MonitorRecord } from '../store/monitors.ts';
+import { listPage } from './shared.ts';
+
+/** Spec limit: monitors per organization. */
+export const MAX_MONITORS_PER_ORGANIZATION = 50;
+
+/** The merged monitor after a PATCH must still have the target its type needs. */
+const targetSchema = z
+  .object({
+    type: z.enum(MONITOR_TYPES),
+    url: z.string().optional(),
+    host: z.string().optional(),
+    port: z.number().optional(),
+  })
+  .superRefine(addTargetIssues);
+
+/** The spec's create response carries only these fields. */
+function createdSubset(monitor: MonitorRecord) {
+  const { id, name, type, active, interval, url, regions } = monitor;
+  return { id, name, type, active, interval, url, regions };
+}
+
+export function monitorRoutes({ store, now }: ServiceDeps): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/monitors',
+      body: false,
+      handle: (context) => {
+        const page = listPage(context);
+        return listReply(store.monitors.list(context.organizationId, page), store.monitors.count(context.organizationId), page);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/monitors/:id',
+      body: false,
+      handle: (context) => ok(found(store.monitors.get(context.organizationId, pathParam(context, 'id')), 'monitor')),
+    },
+    {
+      method: 'POST',
+      path: '/monitors',
+      body: true,
+      handle: (context) => {
+        const input = parseInput(createMonitorSchema, context.body, 'body');
+        const monitor = store.transaction(() => {
+          if (store.monitors.count(context.organizationId) >= MAX_MONITORS_PER_ORGANIZATION) {
+            throw new LimitReachedError(`an organization can have at most ${MAX_MONITORS_PER_ORGANIZATION} monitors`);
+          }
+          return store.monitors.insert(context.organizationId, input, now());
+        });
+        return created(createdSubset(monitor));
+      },
+    },
+    {
+      method: 'PATCH',
+      path: '/monitors/:id',
+      body: true,
+      handle: (context) => {
+        rejectImmutableField(context.body, 'type', 'type cannot be changed; create a new monitor instead');
+        const changes: MonitorChanges = parseInput(updateMonitorSchema, context.body, 'body');
+        const id = pathParam(context, 'id');
+        const monitor = store.transaction(() => {
+          const existing = found(store.monitors.get(context.organizationId, id), 'monitor');
+          parseInput(
+            targetSchema,
+            {
+              type: existing.type,
+              url: (changes.url === undefined ? existing.url : changes.url) ?? undefined,
+              host: (changes.host === undefined ? existing.host : changes.host) ?? undefined,
+              port: (changes.port === undefined ? existing.port : changes.port) ?? undefined,
+            },
+            'body',
+          );
+          // A resumed monitor has not been checked since it was paused.
+          const resumed = changes.active === true && !existing.active;
+          return found(
+            store.monitors.update(context.organizationId, id, resumed ? { ...changes, health: 'pending' } : changes, now()),
+            'monitor',
+          );
+        });
+        return ok(monitor);
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/monitors/:id',
+      body: false,
+      handle: (context) => {
+        const deleted = store.transaction(() => store.monitors.delete(context.organizationId, pathParam(context, 'id')));
+        if (!deleted) throw new NotFoundError('monitor');
+        return noContent();
+      },
+    },
+  ];
+}

@@ -1,0 +1,13 @@
+import type { ServiceDeps } from '../deps.ts';
+import { found, ok, type Route } from '../http/route.ts';
+
+export function organizationRoutes({ store }: ServiceDeps): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/organization',
+      body: false,
+      handle: (context) => ok(found(store.organizations.get(context.organizationId), 'organization')),
+    },
+  ];
+}

@@ -1,0 +1,114 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Plan } from '../contract/organization.ts';
+import { runCheck } from './checks/run-check.ts';
+import type { ServiceDeps } from './deps.ts';
+import { demoInfo, seedDemo, type DemoInfo } from './demo/seed.ts';
+import { Notifier } from './events/notifier.ts';
+import { apiRoutes } from './handlers/index.ts';
+import { DEFAULT_MAX_BODY_BYTES } from './http/body.ts';
+import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './http/rate-limit.ts';
+import { API_PREFIX, createApiHandler } from './http/server.ts';
+import { Store } from './store/store.ts';
+
+export type { DemoInfo } from './demo/seed.ts';
+export type { RateLimits } from './http/rate-limit.ts';
+export { DEFAULT_RATE_LIMITS } from './http/rate-limit.ts';
+export { DEFAULT_MAX_BODY_BYTES } from './http/body.ts';
+export { Store } from './store/store.ts';
+
+export interface ServiceOptions {
+  databasePath: string;
+  host?: string;
+  port?: number;
+  seedDemo?: boolean;
+  rateLimits?: RateLimits;
+  maxBodyBytes?: number;
+  now?: () => Date;
+  log?: (line: string) => void;
+}
+
+export interface RunningService {
+  /** Base address including the version prefix, e.g. http://127.0.0.1:4322/api/v1. */
+  url: string;
+  port: number;
+  demo: DemoInfo | null;
+  store: Store;
+  close(): Promise<void>;
+}
+
+/** An organization name or plan that cannot be created. */
+export class InvalidOrganizationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidOrganizationError';
+  }
+}
+
+/** Creates an organization with one API key; the plaintext key is returned once and stored only as a hash. */
+export function createOrganization(store: Store, input: { name: string; plan: Plan }): { organizationId: string; apiKey: string } {
+  const name = input.name.trim();
+  if (name === '' || name.length > 100) throw new InvalidOrganizationError('organization name must be 1 to 100 characters');
+  if (input.plan !== 'free' && input.plan !== 'pro') throw new InvalidOrganizationError('plan must be free or pro');
+  const { organization, apiKey } = store.organizations.create({ name, plan: input.plan }, new Date());
+  return { organizationId: organization.id, apiKey };
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error): void => reject(error);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function baseUrl(host: string, port: number): string {
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return `http://${shownHost}:${port}${API_PREFIX}`;
+}
+
+/** Opens the store (migrating it), seeds demo data into an empty store if asked, and serves /api/v1. */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? ((line: string) => console.error(line));
+  const host = options.host ?? '127.0.0.1';
+  const store = Store.open(options.databasePath);
+  try {
+    if (options.seedDemo && store.isEmpty()) seedDemo(store, now());
+    const deps: ServiceDeps = { store, now, log, notifier: new Notifier(store, log), runCheck: (target) => runCheck(target) };
+    const server = createServer(
+      createApiHandler({
+        deps,
+        routes: apiRoutes(deps),
+        rateLimiter: new RateLimiter(options.rateLimits ?? DEFAULT_RATE_LIMITS, now),
+        maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      }),
+    );
+    const port = await listen(server, options.port ?? 0, host);
+    let closing: Promise<void> | null = null;
+    return {
+      url: baseUrl(host, port),
+      port,
+      demo: demoInfo(store),
+      store,
+      close: () => {
+        closing ??= new Promise<void>((resolve) => {
+          server.close(() => {
+            store.close();
+            resolve();
+          });
+          server.closeIdleConnections();
+          // Requests still in flight get a moment to finish before their sockets are cut.
+          setTimeout(() => server.closeAllConnections(), 1000).unref();
+        });
+        return closing;
+      },
+    };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}

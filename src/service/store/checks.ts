@@ -1,0 +1,79 @@
+import { CHECK_STATUSES, type CheckStatus } from '../../contract/monitor.ts';
+import type { Database } from './database.ts';
+import { newId } from './ids.ts';
+import { bit, int, intOrNull, oneOf, text, textOrNull, type Row } from './rows.ts';
+
+export interface CheckRecord {
+  id: string;
+  monitorId: string;
+  status: CheckStatus;
+  /** Milliseconds. */
+  latency: number;
+  statusCode: number | null;
+  region: string;
+  checkedAt: string;
+  error: string | null;
+}
+
+export interface NewCheck {
+  monitorId: string;
+  status: CheckStatus;
+  latency: number;
+  statusCode: number | null;
+  region: string;
+  checkedAt: string;
+  error: string | null;
+  /** Set only for checks the demo seeder invents. */
+  demo?: boolean;
+}
+
+function toCheck(row: Row): CheckRecord {
+  return {
+    id: text(row, 'id'),
+    monitorId: text(row, 'monitor_id'),
+    status: oneOf(row, 'status', CHECK_STATUSES),
+    latency: int(row, 'latency'),
+    statusCode: intOrNull(row, 'status_code'),
+    region: text(row, 'region'),
+    checkedAt: text(row, 'checked_at'),
+    error: textOrNull(row, 'error'),
+  };
+}
+
+/** Check history. Callers scope by organization by resolving the monitor first. */
+export class CheckRepository {
+  private readonly db: Database;
+
+  constructor(db: Database) {
+    this.db = db;
+  }
+
+  count(monitorId: string): number {
+    const row = this.db.statement('SELECT COUNT(*) AS n FROM checks WHERE monitor_id = ?').get(monitorId);
+    return row ? int(row, 'n') : 0;
+  }
+
+  /** Newest first. */
+  list(monitorId: string, page: { limit: number; offset: number }): CheckRecord[] {
+    return this.db
+      .statement('SELECT * FROM checks WHERE monitor_id = ? ORDER BY checked_at DESC, rowid DESC LIMIT ? OFFSET ?')
+      .all(monitorId, page.limit, page.offset)
+      .map(toCheck);
+  }
+
+  get(id: string): CheckRecord | null {
+    const row = this.db.statement('SELECT * FROM checks WHERE id = ?').get(id);
+    return row ? toCheck(row) : null;
+  }
+
+  insert(check: NewCheck): CheckRecord {
+    const id = newId('chk');
+    this.db
+      .statement(
+        `INSERT INTO checks (id, monitor_id, status, latency, status_code, region, error, demo, checked_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(id, check.monitorId, check.status, check.latency, check.statusCode, check.region, check.error, bit(check.demo ?? false), check.checkedAt);
+    return { id, monitorId: check.monitorId, status: check.status, latency: check.latency, statusCode: check.statusCode, region: check.region, checkedAt: check.checkedAt, error: check.error };
+  }
+}

@@ -1,0 +1,164 @@
+import {
+  INCIDENT_SEVERITIES,
+  INCIDENT_STATUSES,
+  type IncidentSeverity,
+  type IncidentStatus,
+} from '../../contract/incident.ts';
+import { affectedMonitorsOf, replaceAffectedMonitors, type AffectedMonitorRecord } from './affected-monitors.ts';
+import type { Database } from './database.ts';
+import { newId } from './ids.ts';
+import { int, oneOf, placeholders, text, textOrNull, type Row } from './rows.ts';
+
+export interface IncidentUpdateRecord {
+  id: string;
+  status: IncidentStatus;
+  message: string;
+  createdAt: string;
+}
+
+export interface IncidentRecord {
+  id: string;
+  title: string;
+  status: IncidentStatus;
+  severity: IncidentSeverity;
+  startedAt: string;
+  resolvedAt: string | null;
+  /** Timeline, newest first. */
+  updates: IncidentUpdateRecord[];
+  monitors: AffectedMonitorRecord[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NewIncident {
+  title: string;
+  status: IncidentStatus;
+  severity: IncidentSeverity;
+  message: string;
+  monitorIds: readonly string[];
+}
+
+function toUpdate(row: Row): IncidentUpdateRecord {
+  return {
+    id: text(row, 'id'),
+    status: oneOf(row, 'status', INCIDENT_STATUSES),
+    message: text(row, 'message'),
+    createdAt: text(row, 'created_at'),
+  };
+}
+
+export class IncidentRepository {
+  private readonly db: Database;
+
+  constructor(db: Database) {
+    this.db = db;
+  }
+
+  count(organizationId: string): number {
+    const row = this.db.statement('SELECT COUNT(*) AS n FROM incidents WHERE organization_id = ?').get(organizationId);
+    return row ? int(row, 'n') : 0;
+  }
+
+  /** Newest first (by startedAt). */
+  list(organizationId: string, page: { limit: number; offset: number }): IncidentRecord[] {
+    const rows = this.db
+      .statement('SELECT * FROM incidents WHERE organization_id = ? ORDER BY started_at DESC, rowid DESC LIMIT ? OFFSET ?')
+      .all(organizationId, page.limit, page.offset);
+    return this.assemble(rows);
+  }
+
+  get(organizationId: string, id: string): IncidentRecord | null {
+    const row = this.db.statement('SELECT * FROM incidents WHERE organization_id = ? AND id = ?').get(organizationId, id);
+    return row ? (this.assemble([row])[0] ?? null) : null;
+  }
+
+  /** Creates the incident and its first timeline update (from `message`), both at `at`. */
+  insert(organizationId: string, input: NewIncident, at: Date): IncidentRecord {
+    const id = newId('inc');
+    const timestamp = at.toISOString();
+    this.db
+      .statement(
+        `INSERT INTO incidents (id, organization_id, title, status, severity, started_at, resolved_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(id, organizationId, input.title, input.status, input.severity, timestamp, input.status === 'resolved' ? timestamp : null, timestamp, timestamp);
+    this.insertUpdate(id, input.status, input.message, timestamp);
+    replaceAffectedMonitors(this.db, 'incident', id, input.monitorIds);
+    const created = this.get(organizationId, id);
+    if (!created) throw new Error('incident vanished inside its own transaction');
+    return created;
+  }
+
+  /**
+   * Posts a timeline update and moves the incident to its status. Resolving sets resolvedAt
+   * (kept if already resolved); any other status clears it, which reopens the incident.
+   */
+  addUpdate(organizationId: string, id: string, input: { status: IncidentStatus; message: string }, at: Date): IncidentRecord | null {
+    const timestamp = at.toISOString();
+    const result = this.db
+      .statement(
+        `UPDATE incidents SET status = ?, updated_at = ?,
+           resolved_at = CASE WHEN ? = 'resolved' THEN COALESCE(resolved_at, ?) ELSE NULL END
+         WHERE organization_id = ? AND id = ?`,
+      )
+      .run(input.status, timestamp, input.status, timestamp, organizationId, id);
+    if (result.changes === 0) return null;
+    this.insertUpdate(id, input.status, input.message, timestamp);
+    return this.get(organizationId, id);
+  }
+
+  /** Deletes the incident; its updates and monitor links cascade. */
+  delete(organizationId: string, id: string): boolean {
+    return this.db.statement('DELETE FROM incidents WHERE organization_id = ? AND id = ?').run(organizationId, id).changes > 0;
+  }
+
+  countUpdates(id: string): number {
+    const row = this.db.statement('SELECT COUNT(*) AS n FROM incident_updates WHERE incident_id = ?').get(id);
+    return row ? int(row, 'n') : 0;
+  }
+
+  private insertUpdate(incidentId: string, status: IncidentStatus, message: string, timestamp: string): void {
+    this.db
+      .statement('INSERT INTO incident_updates (id, incident_id, status, message, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(newId('upd'), incidentId, status, message, timestamp);
+  }
+
+  private assemble(rows: readonly Row[]): IncidentRecord[] {
+    const ids = rows.map((row) => text(row, 'id'));
+    const updates = this.updatesOf(ids);
+    const monitors = affectedMonitorsOf(this.db, 'incident', ids);
+    return rows.map((row) => {
+      const id = text(row, 'id');
+      return {
+        id,
+        title: text(row, 'title'),
+        status: oneOf(row, 'status', INCIDENT_STATUSES),
+        severity: oneOf(row, 'severity', INCIDENT_SEVERITIES),
+        startedAt: text(row, 'started_at'),
+        resolvedAt: textOrNull(row, 'resolved_at'),
+        updates: updates.get(id) ?? [],
+        monitors: monitors.get(id) ?? [],
+        createdAt: text(row, 'created_at'),
+        updatedAt: text(row, 'updated_at'),
+      };
+    });
+  }
+
+  private updatesOf(incidentIds: readonly string[]): Map<string, IncidentUpdateRecord[]> {
+    const byIncident = new Map<string, IncidentUpdateRecord[]>();
+    if (incidentIds.length === 0) return byIncident;
+    const rows = this.db
+      .connection.prepare(
+        `SELECT * FROM incident_updates WHERE incident_id IN (${placeholders(incidentIds.length)})
+         ORDER BY created_at DESC, rowid DESC`,
+      )
+      .all(...incidentIds);
+    for (const row of rows) {
+      const incidentId = text(row, 'incident_id');
+      const list = byIncident.get(incidentId);
+      if (list) list.push(toUpdate(row));
+      else byIncident.set(incidentId, [toUpdate(row)]);
+    }
+    return byIncident;
+  }
+}

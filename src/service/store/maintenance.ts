@@ -1,0 +1,145 @@
+import type { SQLInputValue } from 'node:sqlite';
+import { MAINTENANCE_STATUSES, type MaintenanceStatus } from '../../contract/maintenance.ts';
+import { affectedMonitorsOf, replaceAffectedMonitors, type AffectedMonitorRecord } from './affected-monitors.ts';
+import type { Database } from './database.ts';
+import { newId } from './ids.ts';
+import { int, oneOf, text, textOrNull, type Row } from './rows.ts';
+
+export interface MaintenanceRecord {
+  id: string;
+  title: string;
+  description: string | null;
+  status: MaintenanceStatus;
+  scheduledStart: string;
+  scheduledEnd: string;
+  startedAt: string | null;
+  completedAt: string | null;
+  cancelledAt: string | null;
+  monitorIds: string[];
+  monitors: AffectedMonitorRecord[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Timestamps are ISO 8601 UTC strings, already normalised by the caller. */
+export interface NewMaintenance {
+  title: string;
+  description: string | null;
+  scheduledStart: string;
+  scheduledEnd: string;
+  monitorIds: readonly string[];
+}
+
+export type MaintenanceChanges = Partial<NewMaintenance>;
+
+/** Each transition target and the column that records when it happened. */
+const TRANSITION_COLUMNS = {
+  in_progress: 'started_at',
+  completed: 'completed_at',
+  cancelled: 'cancelled_at',
+} as const;
+export type MaintenanceTransition = keyof typeof TRANSITION_COLUMNS;
+
+export class MaintenanceRepository {
+  private readonly db: Database;
+
+  constructor(db: Database) {
+    this.db = db;
+  }
+
+  count(organizationId: string): number {
+    const row = this.db.statement('SELECT COUNT(*) AS n FROM maintenance_windows WHERE organization_id = ?').get(organizationId);
+    return row ? int(row, 'n') : 0;
+  }
+
+  /** Latest scheduled start first. */
+  list(organizationId: string, page: { limit: number; offset: number }): MaintenanceRecord[] {
+    const rows = this.db
+      .statement(
+        'SELECT * FROM maintenance_windows WHERE organization_id = ? ORDER BY scheduled_start DESC, rowid DESC LIMIT ? OFFSET ?',
+      )
+      .all(organizationId, page.limit, page.offset);
+    return this.assemble(rows);
+  }
+
+  get(organizationId: string, id: string): MaintenanceRecord | null {
+    const row = this.db.statement('SELECT * FROM maintenance_windows WHERE organization_id = ? AND id = ?').get(organizationId, id);
+    return row ? (this.assemble([row])[0] ?? null) : null;
+  }
+
+  /** New windows are `scheduled`. */
+  insert(organizationId: string, input: NewMaintenance, now: Date): MaintenanceRecord {
+    const id = newId('mnt');
+    const timestamp = now.toISOString();
+    this.db
+      .statement(
+        `INSERT INTO maintenance_windows (id, organization_id, title, description, status, scheduled_start, scheduled_end,
+           created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'scheduled', ?, ?, ?, ?)`,
+      )
+      .run(id, organizationId, input.title, input.description, input.scheduledStart, input.scheduledEnd, timestamp, timestamp);
+    replaceAffectedMonitors(this.db, 'maintenance', id, input.monitorIds);
+    const created = this.get(organizationId, id);
+    if (!created) throw new Error('maintenance window vanished inside its own transaction');
+    return created;
+  }
+
+  update(organizationId: string, id: string, changes: MaintenanceChanges, now: Date): MaintenanceRecord | null {
+    const assignments: string[] = [];
+    const values: SQLInputValue[] = [];
+    const set = (column: string, value: SQLInputValue): void => {
+      assignments.push(`${column} = ?`);
+      values.push(value);
+    };
+    if (changes.title !== undefined) set('title', changes.title);
+    if (changes.description !== undefined) set('description', changes.description);
+    if (changes.scheduledStart !== undefined) set('scheduled_start', changes.scheduledStart);
+    if (changes.scheduledEnd !== undefined) set('scheduled_end', changes.scheduledEnd);
+    set('updated_at', now.toISOString());
+    const result = this.db
+      .connection.prepare(`UPDATE maintenance_windows SET ${assignments.join(', ')} WHERE organization_id = ? AND id = ?`)
+      .run(...values, organizationId, id);
+    if (result.changes === 0) return null;
+    if (changes.monitorIds !== undefined) replaceAffectedMonitors(this.db, 'maintenance', id, changes.monitorIds);
+    return this.get(organizationId, id);
+  }
+
+  /** Moves the window to `to` and stamps the matching timestamp; the caller checks the transition is allowed. */
+  transition(organizationId: string, id: string, to: MaintenanceTransition, at: Date): MaintenanceRecord | null {
+    const timestamp = at.toISOString();
+    const result = this.db
+      .statement(
+        `UPDATE maintenance_windows SET status = ?, ${TRANSITION_COLUMNS[to]} = ?, updated_at = ? WHERE organization_id = ? AND id = ?`,
+      )
+      .run(to, timestamp, timestamp, organizationId, id);
+    return result.changes === 0 ? null : this.get(organizationId, id);
+  }
+
+  /** Deletes the window; its monitor links cascade. */
+  delete(organizationId: string, id: string): boolean {
+    return this.db.statement('DELETE FROM maintenance_windows WHERE organization_id = ? AND id = ?').run(organizationId, id).changes > 0;
+  }
+
+  private assemble(rows: readonly Row[]): MaintenanceRecord[] {
+    const monitors = affectedMonitorsOf(this.db, 'maintenance', rows.map((row) => text(row, 'id')));
+    return rows.map((row) => {
+      const id = text(row, 'id');
+      const affected = monitors.get(id) ?? [];
+      return {
+        id,
+        title: text(row, 'title'),
+        description: textOrNull(row, 'description'),
+        status: oneOf(row, 'status', MAINTENANCE_STATUSES),
+        scheduledStart: text(row, 'scheduled_start'),
+        scheduledEnd: text(row, 'scheduled_end'),
+        startedAt: textOrNull(row, 'started_at'),
+        completedAt: textOrNull(row, 'completed_at'),
+        cancelledAt: textOrNull(row, 'cancelled_at'),
+        monitorIds: affected.map((item) => item.monitor.id),
+        monitors: affected,
+        createdAt: text(row, 'created_at'),
+        updatedAt: text(row, 'updated_at'),
+      };
+    });
+  }
+}

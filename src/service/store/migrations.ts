@@ -1,0 +1,216 @@
+import type { Database } from './database.ts';
+import { StoreVersionError } from './errors.ts';
+import { int } from './rows.ts';
+
+interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+/**
+ * Ordered schema changes. The applied version lives in SQLite's `PRAGMA user_version`;
+ * append new entries, never edit applied ones.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'initial schema',
+    sql: `
+      CREATE TABLE organizations (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        slug TEXT NOT NULL UNIQUE,
+        logo TEXT,
+        subscription_active INTEGER NOT NULL,
+        subscription_plan_name TEXT NOT NULL,
+        cancel_at_period_end INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL
+      );
+
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        key_hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL
+      );
+
+      -- Demo-only: the plaintext key of the seeded demo organization, so the launcher can print it.
+      CREATE TABLE demo_meta (
+        organization_id TEXT PRIMARY KEY REFERENCES organizations(id) ON DELETE CASCADE,
+        api_key TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+
+      CREATE TABLE monitors (
+        id TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        type TEXT NOT NULL CHECK (type IN ('http', 'tcp', 'ping')),
+        active INTEGER NOT NULL,
+        interval_seconds INTEGER NOT NULL,
+        timeout_seconds INTEGER NOT NULL,
+        url TEXT,
+        host TEXT,
+        port INTEGER,
+        method TEXT NOT NULL,
+        headers_json TEXT NOT NULL,
+        body TEXT,
+        regions_json TEXT NOT NULL,
+        auto_incidents INTEGER NOT NULL,
+        rules_json TEXT NOT NULL,
+        health TEXT NOT NULL CHECK (health IN ('pending', 'up', 'down', 'degraded')),
+        last_status TEXT CHECK (last_status IN ('up', 'down')),
+        last_latency INTEGER,
+        last_checked_at TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX monitors_by_organization ON monitors (organization_id, created_at);
+
+      CREATE TABLE checks (
+        id TEXT PRIMARY KEY,
+        monitor_id TEXT NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+        status TEXT NOT NULL CHECK (status IN ('up', 'down')),
+        latency INTEGER,
+        status_code INTEGER,
+        region TEXT NOT NULL,
+        error TEXT,
+        demo INTEGER NOT NULL DEFAULT 0,
+        checked_at TEXT NOT NULL
+      );
+      CREATE INDEX checks_by_monitor_time ON checks (monitor_id, checked_at DESC);
+
+      CREATE TABLE status_pages (
+        id TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        slug TEXT NOT NULL UNIQUE,
+        is_public INTEGER NOT NULL,
+        custom_domain TEXT UNIQUE,
+        brand_color TEXT NOT NULL,
+        logo_url TEXT,
+        header_text TEXT,
+        footer_text TEXT,
+        custom_css TEXT,
+        show_response_times INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX status_pages_by_organization ON status_pages (organization_id, created_at);
+
+      CREATE TABLE status_page_monitors (
+        id TEXT PRIMARY KEY,
+        page_id TEXT NOT NULL REFERENCES status_pages(id) ON DELETE CASCADE,
+        monitor_id TEXT NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+        display_name TEXT,
+        sort_order INTEGER NOT NULL,
+        UNIQUE (page_id, monitor_id)
+      );
+      CREATE INDEX status_page_monitors_by_monitor ON status_page_monitors (monitor_id);
+
+      -- No endpoint manages subscribers yet; the table exists so page deletion cascades as the spec says.
+      CREATE TABLE status_page_subscribers (
+        id TEXT PRIMARY KEY,
+        page_id TEXT NOT NULL REFERENCES status_pages(id) ON DELETE CASCADE,
+        email TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (page_id, email)
+      );
+
+      CREATE TABLE incidents (
+        id TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        title TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('investigating', 'identified', 'monitoring', 'resolved')),
+        severity TEXT NOT NULL CHECK (severity IN ('minor', 'major', 'critical')),
+        started_at TEXT NOT NULL,
+        resolved_at TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX incidents_by_organization ON incidents (organization_id, started_at);
+
+      CREATE TABLE incident_updates (
+        id TEXT PRIMARY KEY,
+        incident_id TEXT NOT NULL REFERENCES incidents(id) ON DELETE CASCADE,
+        status TEXT NOT NULL,
+        message TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX incident_updates_by_incident ON incident_updates (incident_id, created_at);
+
+      CREATE TABLE incident_monitors (
+        incident_id TEXT NOT NULL REFERENCES incidents(id) ON DELETE CASCADE,
+        monitor_id TEXT NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+        PRIMARY KEY (incident_id, monitor_id)
+      );
+      CREATE INDEX incident_monitors_by_monitor ON incident_monitors (monitor_id);
+
+      CREATE TABLE maintenance_windows (
+        id TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        title TEXT NOT NULL,
+        description TEXT,
+        status TEXT NOT NULL CHECK (status IN ('scheduled', 'in_progress', 'completed', 'cancelled')),
+        scheduled_start TEXT NOT NULL,
+        scheduled_end TEXT NOT NULL,
+        started_at TEXT,
+        completed_at TEXT,
+        cancelled_at TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX maintenance_by_organization ON maintenance_windows (organization_id, scheduled_start);
+
+      CREATE TABLE maintenance_monitors (
+        window_id TEXT NOT NULL REFERENCES maintenance_windows(id) ON DELETE CASCADE,
+        monitor_id TEXT NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+        PRIMARY KEY (window_id, monitor_id)
+      );
+      CREATE INDEX maintenance_monitors_by_monitor ON maintenance_monitors (monitor_id);
+
+      CREATE TABLE notification_channels (
+        id TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        type TEXT NOT NULL CHECK (type IN ('slack', 'email')),
+        webhook_url TEXT,
+        recipient_email TEXT,
+        enabled INTEGER NOT NULL,
+        on_monitor_down INTEGER NOT NULL,
+        on_monitor_recovered INTEGER NOT NULL,
+        on_incident_created INTEGER NOT NULL,
+        on_incident_resolved INTEGER NOT NULL,
+        on_incident_updated INTEGER NOT NULL,
+        on_maintenance_scheduled INTEGER NOT NULL,
+        on_maintenance_started INTEGER NOT NULL,
+        on_maintenance_completed INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX notification_channels_by_organization ON notification_channels (organization_id, created_at);
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.reduce((latest, migration) => Math.max(latest, migration.version), 0);
+
+export function schemaVersion(db: Database): number {
+  const row = db.connection.prepare('PRAGMA user_version').get();
+  return row ? int(row, 'user_version') : 0;
+}
+
+/** Brings the schema up to SCHEMA_VERSION, one transaction per migration. */
+export function migrate(db: Database): void {
+  const current = schemaVersion(db);
+  if (current > SCHEMA_VERSION) throw new StoreVersionError(current, SCHEMA_VERSION);
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      db.connection.exec(migration.sql);
+      // PRAGMA does not take bound parameters; the version is a trusted integer from the list above.
+      db.connection.exec(`PRAGMA user_version = ${migration.version}`);
+    });
+  }
+}

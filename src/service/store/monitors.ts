@@ -1,0 +1,222 @@
+import type { SQLInputValue } from 'node:sqlite';
+import { z } from 'zod';
+import {
+  CHECK_STATUSES,
+  MONITOR_STATUSES,
+  MONITOR_TYPES,
+  REGIONS,
+  ruleSchema,
+  type CheckStatus,
+  type CreateMonitor,
+  type MonitorStatus,
+  type MonitorType,
+  type Region,
+  type Rule,
+  type updateMonitorSchema,
+} from '../../contract/monitor.ts';
+import type { Database } from './database.ts';
+import { newId } from './ids.ts';
+import { bit, flag, int, intOrNull, json, oneOf, oneOfOrNull, placeholders, text, textOrNull, type Row } from './rows.ts';
+
+/** Stored health of the latest evaluation; `paused` and `maintenance` are derived when read. */
+export const MONITOR_HEALTH = ['pending', 'up', 'down', 'degraded'] as const;
+export type MonitorHealth = (typeof MONITOR_HEALTH)[number];
+
+export interface MonitorRecord {
+  id: string;
+  name: string;
+  type: MonitorType;
+  active: boolean;
+  interval: number;
+  timeout: number;
+  url: string | null;
+  host: string | null;
+  port: number | null;
+  method: string;
+  headers: Record<string, string>;
+  body: string | null;
+  regions: Region[];
+  autoIncidents: boolean;
+  rules: Rule[];
+  currentStatus: MonitorStatus;
+  lastStatus: CheckStatus | null;
+  lastLatency: number | null;
+  lastCheckedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type MonitorChanges = z.output<typeof updateMonitorSchema> & { health?: MonitorHealth };
+
+/** State a monitor starts with; the demo seeder sets it, the API leaves the defaults. */
+export interface MonitorInitialState {
+  health?: MonitorHealth;
+  lastStatus?: CheckStatus | null;
+  lastLatency?: number | null;
+  lastCheckedAt?: string | null;
+  createdAt?: string;
+}
+
+const headersJson = z.record(z.string(), z.string());
+const regionsJson = z.array(z.enum(REGIONS));
+const rulesJson = z.array(ruleSchema);
+
+/**
+ * currentStatus is derived: inactive monitors are `paused`, monitors in an in-progress
+ * maintenance window are `maintenance`, otherwise the stored health.
+ */
+const SELECT_MONITOR = `
+  SELECT m.*,
+    CASE
+      WHEN m.active = 0 THEN 'paused'
+      WHEN EXISTS (
+        SELECT 1 FROM maintenance_monitors mm JOIN maintenance_windows w ON w.id = mm.window_id
+        WHERE mm.monitor_id = m.id AND w.status = 'in_progress'
+      ) THEN 'maintenance'
+      ELSE m.health
+    END AS current_status
+  FROM monitors m`;
+
+function toMonitor(row: Row): MonitorRecord {
+  return {
+    id: text(row, 'id'),
+    name: text(row, 'name'),
+    type: oneOf(row, 'type', MONITOR_TYPES),
+    active: flag(row, 'active'),
+    interval: int(row, 'interval_seconds'),
+    timeout: int(row, 'timeout_seconds'),
+    url: textOrNull(row, 'url'),
+    host: textOrNull(row, 'host'),
+    port: intOrNull(row, 'port'),
+    method: text(row, 'method'),
+    headers: json(row, 'headers_json', headersJson),
+    body: textOrNull(row, 'body'),
+    regions: json(row, 'regions_json', regionsJson),
+    autoIncidents: flag(row, 'auto_incidents'),
+    rules: json(row, 'rules_json', rulesJson),
+    currentStatus: oneOf(row, 'current_status', MONITOR_STATUSES),
+    lastStatus: oneOfOrNull(row, 'last_status', CHECK_STATUSES),
+    lastLatency: intOrNull(row, 'last_latency'),
+    lastCheckedAt: textOrNull(row, 'last_checked_at'),
+    createdAt: text(row, 'created_at'),
+    updatedAt: text(row, 'updated_at'),
+  };
+}
+
+export class MonitorRepository {
+  private readonly db: Database;
+
+  constructor(db: Database) {
+    this.db = db;
+  }
+
+  count(organizationId: string): number {
+    const row = this.db.statement('SELECT COUNT(*) AS n FROM monitors WHERE organization_id = ?').get(organizationId);
+    return row ? int(row, 'n') : 0;
+  }
+
+  /** Oldest first (creation order). */
+  list(organizationId: string, page: { limit: number; offset: number }): MonitorRecord[] {
+    return this.db
+      .statement(`${SELECT_MONITOR} WHERE m.organization_id = ? ORDER BY m.created_at, m.rowid LIMIT ? OFFSET ?`)
+      .all(organizationId, page.limit, page.offset)
+      .map(toMonitor);
+  }
+
+  get(organizationId: string, id: string): MonitorRecord | null {
+    const row = this.db.statement(`${SELECT_MONITOR} WHERE m.organization_id = ? AND m.id = ?`).get(organizationId, id);
+    return row ? toMonitor(row) : null;
+  }
+
+  /** Names of those of `ids` that belong to the organization (unknown ids are absent). */
+  names(organizationId: string, ids: readonly string[]): Map<string, string> {
+    const names = new Map<string, string>();
+    if (ids.length === 0) return names;
+    const unique = [...new Set(ids)];
+    const rows = this.db
+      .connection.prepare(`SELECT id, name FROM monitors WHERE organization_id = ? AND id IN (${placeholders(unique.length)})`)
+      .all(organizationId, ...unique);
+    for (const row of rows) names.set(text(row, 'id'), text(row, 'name'));
+    return names;
+  }
+
+  insert(organizationId: string, input: CreateMonitor, now: Date, initial: MonitorInitialState = {}): MonitorRecord {
+    const id = newId('mon');
+    const createdAt = initial.createdAt ?? now.toISOString();
+    this.db
+      .statement(
+        `INSERT INTO monitors (id, organization_id, name, type, active, interval_seconds, timeout_seconds, url, host, port,
+           method, headers_json, body, regions_json, auto_incidents, rules_json, health, last_status, last_latency,
+           last_checked_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        id,
+        organizationId,
+        input.name,
+        input.type,
+        input.interval,
+        input.timeout,
+        input.url ?? null,
+        input.host ?? null,
+        input.port ?? null,
+        input.method,
+        JSON.stringify(input.headers),
+        input.body ?? null,
+        JSON.stringify(input.regions),
+        bit(input.autoIncidents),
+        JSON.stringify(input.rules),
+        initial.health ?? 'pending',
+        initial.lastStatus ?? null,
+        initial.lastLatency ?? null,
+        initial.lastCheckedAt ?? null,
+        createdAt,
+        createdAt,
+      );
+    const created = this.get(organizationId, id);
+    if (!created) throw new Error('monitor vanished inside its own transaction');
+    return created;
+  }
+
+  /** Applies only the given fields; returns null when the monitor is not the organization's. */
+  update(organizationId: string, id: string, changes: MonitorChanges, now: Date): MonitorRecord | null {
+    const assignments: string[] = [];
+    const values: SQLInputValue[] = [];
+    const set = (column: string, value: SQLInputValue): void => {
+      assignments.push(`${column} = ?`);
+      values.push(value);
+    };
+    if (changes.name !== undefined) set('name', changes.name);
+    if (changes.url !== undefined) set('url', changes.url);
+    if (changes.host !== undefined) set('host', changes.host);
+    if (changes.port !== undefined) set('port', changes.port);
+    if (changes.interval !== undefined) set('interval_seconds', changes.interval);
+    if (changes.timeout !== undefined) set('timeout_seconds', changes.timeout);
+    if (changes.method !== undefined) set('method', changes.method);
+    if (changes.headers !== undefined) set('headers_json', JSON.stringify(changes.headers));
+    if (changes.body !== undefined) set('body', changes.body);
+    if (changes.regions !== undefined) set('regions_json', JSON.stringify(changes.regions));
+    if (changes.autoIncidents !== undefined) set('auto_incidents', bit(changes.autoIncidents));
+    if (changes.rules !== undefined) set('rules_json', JSON.stringify(changes.rules));
+    if (changes.active !== undefined) set('active', bit(changes.active));
+    if (changes.health !== undefined) set('health', changes.health);
+    set('updated_at', now.toISOString());
+    // Column names above are fixed literals; only values are bound.
+    const result = this.db
+      .connection.prepare(`UPDATE monitors SET ${assignments.join(', ')} WHERE organization_id = ? AND id = ?`)
+      .run(...values, organizationId, id);
+    return result.changes === 0 ? null : this.get(organizationId, id);
+  }
+
+  /** Records the outcome of a check as the monitor's latest state. */
+  recordCheck(id: string, outcome: { status: CheckStatus; latency: number; checkedAt: string }): void {
+    this.db
+      .statement('UPDATE monitors SET health = ?, last_status = ?, last_latency = ?, last_checked_at = ? WHERE id = ?')
+      .run(outcome.status, outcome.status, outcome.latency, outcome.checkedAt, id);
+  }
+
+  /** Deletes the monitor; its checks, page links and incident/maintenance links cascade. */
+  delete(organizationId: string, id: string): boolean {
+    return this.db.statement('DELETE FROM monitors WHERE organization_id = ? AND id = ?').run(organizationId, id).changes > 0;
+  }
+}

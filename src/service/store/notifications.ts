@@ -1,0 +1,141 @@
+import type { SQLInputValue } from 'node:sqlite';
+import type { z } from 'zod';
+import {
+  CHANNEL_TYPES,
+  EVENT_FLAGS,
+  type ChannelType,
+  type EventFlag,
+  type createChannelSchema,
+  type updateChannelSchema,
+} from '../../contract/notification.ts';
+import type { Database } from './database.ts';
+import { newId } from './ids.ts';
+import { bit, flag, int, oneOf, text, textOrNull, type Row } from './rows.ts';
+
+export type NotificationChannelRecord = {
+  id: string;
+  name: string;
+  type: ChannelType;
+  webhookUrl: string | null;
+  recipientEmail: string | null;
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+} & Record<EventFlag, boolean>;
+
+export type NewChannel = z.output<typeof createChannelSchema>;
+export type ChannelChanges = z.output<typeof updateChannelSchema>;
+
+/** Event flag to its column; literal names, so they are safe to splice into SQL. */
+const FLAG_COLUMNS: Record<EventFlag, string> = {
+  onMonitorDown: 'on_monitor_down',
+  onMonitorRecovered: 'on_monitor_recovered',
+  onIncidentCreated: 'on_incident_created',
+  onIncidentResolved: 'on_incident_resolved',
+  onIncidentUpdated: 'on_incident_updated',
+  onMaintenanceScheduled: 'on_maintenance_scheduled',
+  onMaintenanceStarted: 'on_maintenance_started',
+  onMaintenanceCompleted: 'on_maintenance_completed',
+};
+
+function toChannel(row: Row): NotificationChannelRecord {
+  const flags = Object.fromEntries(EVENT_FLAGS.map((name) => [name, flag(row, FLAG_COLUMNS[name])])) as Record<EventFlag, boolean>;
+  return {
+    id: text(row, 'id'),
+    name: text(row, 'name'),
+    type: oneOf(row, 'type', CHANNEL_TYPES),
+    webhookUrl: textOrNull(row, 'webhook_url'),
+    recipientEmail: textOrNull(row, 'recipient_email'),
+    enabled: flag(row, 'enabled'),
+    ...flags,
+    createdAt: text(row, 'created_at'),
+    updatedAt: text(row, 'updated_at'),
+  };
+}
+
+export class NotificationChannelRepository {
+  private readonly db: Database;
+
+  constructor(db: Database) {
+    this.db = db;
+  }
+
+  count(organizationId: string): number {
+    const row = this.db.statement('SELECT COUNT(*) AS n FROM notification_channels WHERE organization_id = ?').get(organizationId);
+    return row ? int(row, 'n') : 0;
+  }
+
+  /** Creation order. */
+  list(organizationId: string, page: { limit: number; offset: number }): NotificationChannelRecord[] {
+    return this.db
+      .statement('SELECT * FROM notification_channels WHERE organization_id = ? ORDER BY created_at, rowid LIMIT ? OFFSET ?')
+      .all(organizationId, page.limit, page.offset)
+      .map(toChannel);
+  }
+
+  get(organizationId: string, id: string): NotificationChannelRecord | null {
+    const row = this.db.statement('SELECT * FROM notification_channels WHERE organization_id = ? AND id = ?').get(organizationId, id);
+    return row ? toChannel(row) : null;
+  }
+
+  /** Enabled channels of the organization that subscribed to `event`. */
+  subscribedTo(organizationId: string, event: EventFlag): NotificationChannelRecord[] {
+    return this.db
+      .statement(`SELECT * FROM notification_channels WHERE organization_id = ? AND enabled = 1 AND ${FLAG_COLUMNS[event]} = 1 ORDER BY created_at, rowid`)
+      .all(organizationId)
+      .map(toChannel);
+  }
+
+  insert(organizationId: string, input: NewChannel, now: Date): NotificationChannelRecord {
+    const id = newId('chn');
+    const timestamp = now.toISOString();
+    const flagColumns = EVENT_FLAGS.map((name) => FLAG_COLUMNS[name]);
+    this.db
+      .statement(
+        `INSERT INTO notification_channels (id, organization_id, name, type, webhook_url, recipient_email, enabled,
+           ${flagColumns.join(', ')}, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ${flagColumns.map(() => '?').join(', ')}, ?, ?)`,
+      )
+      .run(
+        id,
+        organizationId,
+        input.name,
+        input.type,
+        input.webhookUrl ?? null,
+        input.recipientEmail ?? null,
+        bit(input.enabled),
+        ...EVENT_FLAGS.map((name) => bit(input[name])),
+        timestamp,
+        timestamp,
+      );
+    const created = this.get(organizationId, id);
+    if (!created) throw new Error('notification channel vanished inside its own transaction');
+    return created;
+  }
+
+  update(organizationId: string, id: string, changes: ChannelChanges, now: Date): NotificationChannelRecord | null {
+    const assignments: string[] = [];
+    const values: SQLInputValue[] = [];
+    const set = (column: string, value: SQLInputValue): void => {
+      assignments.push(`${column} = ?`);
+      values.push(value);
+    };
+    if (changes.name !== undefined) set('name', changes.name);
+    if (changes.webhookUrl !== undefined) set('webhook_url', changes.webhookUrl);
+    if (changes.recipientEmail !== undefined) set('recipient_email', changes.recipientEmail);
+    if (changes.enabled !== undefined) set('enabled', bit(changes.enabled));
+    for (const name of EVENT_FLAGS) {
+      const value = changes[name];
+      if (value !== undefined) set(FLAG_COLUMNS[name], bit(value));
+    }
+    set('updated_at', now.toISOString());
+    const result = this.db
+      .connection.prepare(`UPDATE notification_channels SET ${assignments.join(', ')} WHERE organization_id = ? AND id = ?`)
+      .run(...values, organizationId, id);
+    return result.changes === 0 ? null : this.get(organizationId, id);
+  }
+
+  delete(organizationId: string, id: string): boolean {
+    return this.db.statement('DELETE FROM notification_channels WHERE organization_id = ? AND id = ?').run(organizationId, id).changes > 0;
+  }
+}

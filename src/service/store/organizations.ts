@@ -1,0 +1,140 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Plan } from '../../contract/organization.ts';
+import type { Database } from './database.ts';
+import { newId } from './ids.ts';
+import { bit, flag, int, text, textOrNull, type Row } from './rows.ts';
+
+export interface OrganizationRecord {
+  id: string;
+  name: string;
+  slug: string;
+  logo: string | null;
+  createdAt: string;
+  subscriptionActive: boolean;
+  subscriptionPlanName: string;
+  cancelAtPeriodEnd: boolean;
+  /** Derived: `pro` while the subscription is active, else `free`. */
+  plan: Plan;
+}
+
+/** The caller behind a request: the organization and which key it used. */
+export interface Principal {
+  organization: OrganizationRecord;
+  apiKeyId: string;
+}
+
+/** API keys: `pl_` + 32 random base64url characters (24 random bytes). */
+export function generateApiKey(): string {
+  return `pl_${randomBytes(24).toString('base64url')}`;
+}
+
+export function hashApiKey(apiKey: string): string {
+  return createHash('sha256').update(apiKey, 'utf8').digest('hex');
+}
+
+function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48);
+  return slug || 'org';
+}
+
+function toOrganization(row: Row): OrganizationRecord {
+  const subscriptionActive = flag(row, 'subscription_active');
+  return {
+    id: text(row, 'id'),
+    name: text(row, 'name'),
+    slug: text(row, 'slug'),
+    logo: textOrNull(row, 'logo'),
+    createdAt: text(row, 'created_at'),
+    subscriptionActive,
+    subscriptionPlanName: text(row, 'subscription_plan_name'),
+    cancelAtPeriodEnd: flag(row, 'cancel_at_period_end'),
+    plan: subscriptionActive ? 'pro' : 'free',
+  };
+}
+
+export class OrganizationRepository {
+  private readonly db: Database;
+
+  constructor(db: Database) {
+    this.db = db;
+  }
+
+  count(): number {
+    const row = this.db.statement('SELECT COUNT(*) AS n FROM organizations').get();
+    return row ? int(row, 'n') : 0;
+  }
+
+  get(id: string): OrganizationRecord | null {
+    const row = this.db.statement('SELECT * FROM organizations WHERE id = ?').get(id);
+    return row ? toOrganization(row) : null;
+  }
+
+  /** Finds who holds `apiKey`; only its SHA-256 hash is ever stored or compared. */
+  findByApiKey(apiKey: string): Principal | null {
+    const row = this.db
+      .statement(
+        `SELECT o.*, k.id AS api_key_id FROM api_keys k
+         JOIN organizations o ON o.id = k.organization_id WHERE k.key_hash = ?`,
+      )
+      .get(hashApiKey(apiKey));
+    return row ? { organization: toOrganization(row), apiKeyId: text(row, 'api_key_id') } : null;
+  }
+
+  /** Creates an organization (plan pro = active subscription) and its first key; returns the plaintext key once. */
+  create(input: { name: string; plan: Plan }, now: Date): { organization: OrganizationRecord; apiKey: string } {
+    return this.db.transaction(() => {
+      const id = newId('org');
+      const createdAt = now.toISOString();
+      this.db
+        .statement(
+          `INSERT INTO organizations (id, name, slug, logo, subscription_active, subscription_plan_name, cancel_at_period_end, created_at)
+           VALUES (?, ?, ?, NULL, ?, ?, 0, ?)`,
+        )
+        .run(id, input.name, this.uniqueSlug(slugify(input.name)), bit(input.plan === 'pro'), input.plan === 'pro' ? 'Pro' : 'Free', createdAt);
+      const apiKey = this.addApiKey(id, now);
+      const organization = this.get(id);
+      if (!organization) throw new Error('organization vanished inside its own transaction');
+      return { organization, apiKey };
+    });
+  }
+
+  addApiKey(organizationId: string, now: Date): string {
+    const apiKey = generateApiKey();
+    this.db
+      .statement('INSERT INTO api_keys (id, organization_id, key_hash, created_at) VALUES (?, ?, ?, ?)')
+      .run(newId('key'), organizationId, hashApiKey(apiKey), now.toISOString());
+    return apiKey;
+  }
+
+  private uniqueSlug(base: string): string {
+    const taken = this.db.statement('SELECT 1 AS hit FROM organizations WHERE slug = ?');
+    let candidate = base;
+    for (let suffix = 2; taken.get(candidate); suffix++) candidate = `${base}-${suffix}`;
+    return candidate;
+  }
+}
+
+/** Demo-only plaintext key storage for the seeded demo organization (real keys are hash-only). */
+export class DemoMetaRepository {
+  private readonly db: Database;
+
+  constructor(db: Database) {
+    this.db = db;
+  }
+
+  save(organizationId: string, apiKey: string, now: Date): void {
+    this.db
+      .statement('INSERT INTO demo_meta (organization_id, api_key, created_at) VALUES (?, ?, ?)')
+      .run(organizationId, apiKey, now.toISOString());
+  }
+
+  find(): { organizationId: string; apiKey: string } | null {
+    const row = this.db.statement('SELECT organization_id, api_key FROM demo_meta ORDER BY created_at LIMIT 1').get();
+    return row ? { organizationId: text(row, 'organization_id'), apiKey: text(row, 'api_key') } : null;
+  }
+}

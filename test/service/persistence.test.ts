@@ -1,0 +1,94 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createOrganization, startService } from '../../src/service/index.ts';
+import { Database } from '../../src/service/store/database.ts';
+import { StoreVersionError } from '../../src/service/store/errors.ts';
+import { SCHEMA_VERSION, schemaVersion } from '../../src/service/store/migrations.ts';
+import { Store } from '../../src/service/store/store.ts';
+import { Client, httpMonitor, idOf } from './helpers.ts';
+
+describe('persistence in a database file', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'porchlight-service-'));
+  const databasePath = join(folder, 'nested', 'porchlight.db');
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('reads back exactly what was written before a restart', async () => {
+    mkdirSync(join(folder, 'nested'));
+    const quiet = { databasePath, log: () => undefined };
+    const first = await startService(quiet);
+    const { apiKey } = createOrganization(first.store, { name: 'Persist', plan: 'free' });
+    const client = new Client(first.url, apiKey);
+    const monitor = idOf(await client.post('/monitors', httpMonitor({ rules: [{ type: 'status_code', operator: 'eq', value: 204 }], headers: { A: 'b' } })));
+    await client.post('/monitors', { name: 'TCP', type: 'tcp', host: 'db.example.com', port: 5432 });
+    first.store.checks.insert({ monitorId: monitor, status: 'down', latency: 1234, statusCode: 503, region: 'eu', checkedAt: '2030-01-01T00:00:00.000Z', error: 'HTTP 503' });
+    await client.post('/status-pages', { name: 'Page', slug: 'page', customDomain: 'status.example.com', headerText: '<b>x</b>', monitors: [{ monitorId: monitor, displayName: 'Site' }] });
+    const incident = idOf(await client.post('/incidents', { monitorIds: [monitor], title: 'Down', message: 'a' }));
+    await client.patch(`/incidents/${incident}`, { status: 'resolved', message: 'b' });
+    const window = idOf(await client.post('/maintenance', { title: 'W', scheduledStart: '2030-01-01T00:00:00Z', scheduledEnd: '2030-01-01T01:00:00Z', monitorIds: [monitor] }));
+    await client.post(`/maintenance/${window}/start`);
+    await client.post('/notifications', { name: 'Mail', type: 'email', recipientEmail: 'a@example.com', onMonitorDown: false });
+    const paths = ['/organization', '/monitors', `/monitors/${monitor}/checks`, '/status-pages', '/incidents', '/maintenance', '/notifications'];
+    const before = await Promise.all(paths.map(async (path) => (await client.get(path)).json));
+    await first.close();
+
+    const second = await startService(quiet);
+    const again = new Client(second.url, apiKey);
+    const after = await Promise.all(paths.map(async (path) => (await again.get(path)).json));
+    expect(after).toEqual(before);
+    expect(JSON.stringify(after)).toContain('"currentStatus":"maintenance"');
+    // Only the hash of the key is on disk.
+    const stored = second.store.db.connection.prepare('SELECT key_hash FROM api_keys').all();
+    expect(JSON.stringify(stored)).not.toContain(apiKey);
+    expect(second.store.db.connection.prepare('PRAGMA journal_mode').get()?.journal_mode).toBe('wal');
+    expect(second.store.db.connection.prepare('PRAGMA foreign_keys').get()?.foreign_keys).toBe(1);
+    expect(schemaVersion(second.store.db)).toBe(SCHEMA_VERSION);
+    await second.close();
+  });
+
+  it('refuses a database written by a newer schema', () => {
+    const path = join(folder, 'future.db');
+    const db = new Database(path);
+    db.connection.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    expect(() => Store.open(path)).toThrow(StoreVersionError);
+  });
+});
+
+describe('transactions', () => {
+  it('roll back every write when the work throws', () => {
+    const store = Store.open(':memory:');
+    const { organizationId } = createOrganization(store, { name: 'Tx', plan: 'free' });
+    expect(() =>
+      store.transaction(() => {
+        store.notifications.insert(organizationId, { name: 'n', type: 'email', recipientEmail: 'a@example.com', enabled: true, onMonitorDown: true, onMonitorRecovered: true, onIncidentCreated: true, onIncidentResolved: true, onIncidentUpdated: true, onMaintenanceScheduled: true, onMaintenanceStarted: true, onMaintenanceCompleted: true }, new Date());
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(store.notifications.count(organizationId)).toBe(0);
+    expect(store.db.connection.isTransaction).toBe(false);
+    store.close();
+  });
+
+  it('undo only the inner part of a failed nested transaction', () => {
+    const store = Store.open(':memory:');
+    store.transaction(() => {
+      createOrganization(store, { name: 'Outer', plan: 'free' });
+      expect(() =>
+        store.transaction(() => {
+          createOrganization(store, { name: 'Inner', plan: 'free' });
+          throw new Error('inner');
+        }),
+      ).toThrow('inner');
+    });
+    expect(store.organizations.count()).toBe(1);
+    store.close();
+  });
+
+  it('enforce foreign keys', () => {
+    const store = Store.open(':memory:');
+    expect(() => store.checks.insert({ monitorId: 'mon_missing', status: 'up', latency: 1, statusCode: null, region: 'eu', checkedAt: new Date().toISOString(), error: null })).toThrow(/FOREIGN KEY/);
+    store.close();
+  });
+});
