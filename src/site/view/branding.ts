@@ -22,7 +22,7 @@ export function brandingView(page: StatusPage, organization: Organization | null
     logoAlt: `${page.name} logo`,
     headerHtml: ownerHtml(page.headerText),
     footerHtml: ownerHtml(page.footerText),
-    brandCss: brandColor ? `:root { ${brandColorVariables(brandColor)} }` : null,
+    brandCss: brandColor ? brandColorVariables(brandColor) : null,
     customCss: customCss ? customCss : null,
     homeHref,
   };
@@ -34,6 +34,7 @@ export function brandingView(page: StatusPage, organization: Organization | null
  */
 export function ownerStyleText(branding: Pick<BrandingView, 'brandCss' | 'customCss'> | null): string | null {
   if (!branding) return null;
-  const text = [branding.brandCss, branding.customCss].filter((part): part is string => Boolean(part)).join('\n');
+  const brandRule = branding.brandCss ? `:root{${branding.brandCss}}` : null;
+  const text = [brandRule, branding.customCss].filter((part): part is string => Boolean(part)).join('\n');
   return text ? text : null;
 }

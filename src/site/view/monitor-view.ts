@@ -24,9 +24,9 @@ function chartView(history: MonitorHistory | undefined, now: Date): ResponseChar
   return {
     path: chart.path,
     viewBox: chart.viewBox,
-    minMs: chart.min,
-    maxMs: chart.max,
-    avgMs: chart.avg,
+    minMs: Math.round(chart.min),
+    maxMs: Math.round(chart.max),
+    avgMs: Math.round(chart.avg),
     summary: `Response time over the last 24 hours: average ${formatLatency(chart.avg)}, fastest ${formatLatency(chart.min)}, slowest ${formatLatency(chart.max)}`,
   };
 }

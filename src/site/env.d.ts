@@ -1,0 +1,14 @@
+/// <reference types="astro/client" />
+
+declare namespace App {
+  interface Locals {
+    /** The snapshot this request renders, or null when none can be served (503). */
+    data: import('./data/snapshot-cache.ts').CachedSnapshot | null;
+    /** Why no snapshot can be served, for the 503 page. */
+    unavailable: { retryAfterSeconds: number } | null;
+    /** The page whose custom domain this request came to, or null on the main host. */
+    domainPage: import('../contract/index.ts').StatusPage | null;
+    /** Hashes of the inline styles the page rendered, for the Content-Security-Policy. */
+    cspStyles: string[];
+  }
+}

@@ -1,0 +1,73 @@
+// Porchlight progressive enhancement. Every page works fully without it.
+(() => {
+  const doc = document;
+
+  // Times in the visitor's own zone; the UTC words stay in the title attribute.
+  const local = new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric', month: 'short', year: 'numeric',
+    hour: '2-digit', minute: '2-digit', timeZoneName: 'short',
+  });
+  for (const time of doc.querySelectorAll('time[data-local]')) {
+    const ms = Date.parse(time.dateTime);
+    if (!Number.isNaN(ms)) time.textContent = local.format(ms);
+  }
+
+  // Auto-refresh while the tab is visible, with a pause toggle (WCAG 2.2.1).
+  const seconds = Number(doc.documentElement.dataset.refresh);
+  const slot = doc.querySelector('[data-refresh-slot]');
+  if (!slot || !Number.isFinite(seconds) || seconds < 10) return;
+
+  const KEY = 'porchlight:refresh-paused';
+  const store = (value) => {
+    try {
+      if (value) sessionStorage.setItem(KEY, '1');
+      else sessionStorage.removeItem(KEY);
+    } catch {}
+  };
+  let paused = false;
+  try { paused = sessionStorage.getItem(KEY) === '1'; } catch {}
+
+  const period = seconds * 1000;
+  let due = performance.now() + period;
+  let timer = 0;
+
+  const schedule = () => {
+    clearTimeout(timer);
+    if (paused || doc.visibilityState !== 'visible') return;
+    timer = setTimeout(() => {
+      // Someone reading an opened disclosure keeps it: try again next period.
+      if (doc.querySelector('details[open]')) {
+        due = performance.now() + period;
+        schedule();
+      } else {
+        location.reload();
+      }
+    }, Math.max(0, due - performance.now()));
+  };
+
+  const note = doc.createElement('span');
+  note.className = 'pl-refresh__note';
+  note.setAttribute('aria-live', 'polite');
+  const button = doc.createElement('button');
+  button.type = 'button';
+  button.className = 'pl-refresh__toggle';
+
+  const render = () => {
+    note.textContent = paused ? 'Auto-refresh is paused.' : `This page refreshes every ${seconds} seconds.`;
+    button.textContent = paused ? 'Resume auto-refresh' : 'Pause auto-refresh';
+  };
+
+  button.addEventListener('click', () => {
+    paused = !paused;
+    store(paused);
+    due = performance.now() + period;
+    render();
+    schedule();
+  });
+  doc.addEventListener('visibilitychange', schedule);
+
+  render();
+  slot.append(note, ' ', button);
+  slot.hidden = false;
+  schedule();
+})();

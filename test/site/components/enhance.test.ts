@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { runInNewContext } from 'node:vm';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { enhanceScript } from '../../../src/site/scripts/enhance.ts';
+
+const scriptUrl = new URL('../../../src/site/scripts/enhance.js', import.meta.url);
+const source = readFileSync(scriptUrl, 'utf8');
+
+describe('enhance.js budget and hash', () => {
+  it('stays within 3 KB', () => {
+    expect(statSync(scriptUrl).size).toBeLessThanOrEqual(3072);
+  });
+
+  it('exports its exact source and the CSP hash of it', () => {
+    expect(enhanceScript.source).toBe(source);
+    const digest = createHash('sha256').update(source, 'utf8').digest('base64');
+    expect(enhanceScript.hash).toBe(`'sha256-${digest}'`);
+  });
+
+  it('never writes inline styles or handlers (the CSP would refuse them)', () => {
+    expect(source).not.toMatch(/\.style\b|setAttribute\(\s*['"](style|on\w+)['"]|innerHTML|\.on\w+\s*=/);
+  });
+});
+
+interface FakeElement {
+  textContent: string;
+  className: string;
+  type: string;
+  attributes: Record<string, string>;
+  listeners: Record<string, () => void>;
+  setAttribute(name: string, value: string): void;
+  addEventListener(type: string, listener: () => void): void;
+}
+
+/** Runs enhance.js against a minimal fake document; timers are vitest's fake ones. */
+function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map<string, string> }) {
+  const storage = options.stored ?? new Map<string, string>();
+  const documentListeners: Record<string, () => void> = {};
+  const times = [
+    { dateTime: '2026-11-22T14:05:00.000Z', textContent: 'server words' },
+    { dateTime: 'not a time', textContent: 'left alone' },
+  ];
+  const slot = { hidden: true, children: [] as unknown[], append(...nodes: unknown[]) { this.children.push(...nodes); } };
+  let openDetails = false;
+  let reloads = 0;
+  const doc = {
+    visibilityState: options.visible === false ? 'hidden' : 'visible',
+    documentElement: { dataset: options.refresh === undefined ? {} : { refresh: options.refresh } },
+    querySelectorAll: (selector: string) => (selector === 'time[data-local]' ? times : []),
+    querySelector: (selector: string) => {
+      if (selector === '[data-refresh-slot]') return slot;
+      if (selector === 'details[open]') return openDetails ? {} : null;
+      return null;
+    },
+    createElement: (): FakeElement => ({
+      textContent: '',
+      className: '',
+      type: '',
+      attributes: {},
+      listeners: {},
+      setAttribute(name, value) { this.attributes[name] = value; },
+      addEventListener(type, listener) { this.listeners[type] = listener; },
+    }),
+    addEventListener: (type: string, listener: () => void) => { documentListeners[type] = listener; },
+  };
+  runInNewContext(source, {
+    document: doc,
+    location: { reload: () => (reloads += 1) },
+    sessionStorage: {
+      getItem: (key: string) => storage.get(key) ?? null,
+      setItem: (key: string, value: string) => storage.set(key, value),
+      removeItem: (key: string) => storage.delete(key),
+    },
+    performance: { now: () => Date.now() },
+    setTimeout,
+    clearTimeout,
+    Intl,
+    Date,
+    Number,
+    Math,
+  });
+  const button = slot.children.find((node): node is FakeElement => typeof node === 'object' && node !== null && 'listeners' in node && (node as FakeElement).className === 'pl-refresh__toggle');
+  return {
+    times,
+    slot,
+    button,
+    storage,
+    reloads: () => reloads,
+    setVisible(visible: boolean) {
+      doc.visibilityState = visible ? 'visible' : 'hidden';
+      documentListeners.visibilitychange?.();
+    },
+    openDetails(open: boolean) { openDetails = open; },
+  };
+}
+
+describe('enhance.js behaviour', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2026-11-22T14:05:00Z'));
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('rewrites valid <time data-local> text into the local zone (UTC here) and leaves invalid ones', () => {
+    const page = runEnhance({});
+    expect(page.times[0]?.textContent).toBe('22 Nov 2026, 14:05 UTC');
+    expect(page.times[1]?.textContent).toBe('left alone');
+  });
+
+  it('does nothing else without data-refresh: no toggle, no reload', () => {
+    const page = runEnhance({});
+    expect(page.slot.hidden).toBe(true);
+    vi.advanceTimersByTime(600_000);
+    expect(page.reloads()).toBe(0);
+  });
+
+  it('reloads every period while visible, behind a visible pause toggle', () => {
+    const page = runEnhance({ refresh: '60' });
+    expect(page.slot.hidden).toBe(false);
+    expect(page.button?.textContent).toBe('Pause auto-refresh');
+    expect(page.button?.type).toBe('button');
+    vi.advanceTimersByTime(59_000);
+    expect(page.reloads()).toBe(0);
+    vi.advanceTimersByTime(1_000);
+    expect(page.reloads()).toBe(1);
+  });
+
+  it('stops reloading when paused, remembers it for the session, and resumes on demand', () => {
+    const page = runEnhance({ refresh: '60' });
+    page.button?.listeners.click?.();
+    expect(page.button?.textContent).toBe('Resume auto-refresh');
+    vi.advanceTimersByTime(600_000);
+    expect(page.reloads()).toBe(0);
+    expect(page.storage.size).toBe(1);
+
+    const next = runEnhance({ refresh: '60', stored: page.storage });
+    expect(next.button?.textContent).toBe('Resume auto-refresh');
+    next.button?.listeners.click?.();
+    expect(next.storage.size).toBe(0);
+    vi.advanceTimersByTime(60_000);
+    expect(next.reloads()).toBe(1);
+  });
+
+  it('never reloads a hidden tab, and catches up as soon as it is visible again', () => {
+    const page = runEnhance({ refresh: '60', visible: false });
+    vi.advanceTimersByTime(300_000);
+    expect(page.reloads()).toBe(0);
+    page.setVisible(true);
+    vi.advanceTimersByTime(0);
+    expect(page.reloads()).toBe(1);
+  });
+
+  it('waits while a disclosure is open', () => {
+    const page = runEnhance({ refresh: '60' });
+    page.openDetails(true);
+    vi.advanceTimersByTime(120_000);
+    expect(page.reloads()).toBe(0);
+    page.openDetails(false);
+    vi.advanceTimersByTime(60_000);
+    expect(page.reloads()).toBe(1);
+  });
+
+  it('ignores refresh periods under 10 seconds', () => {
+    const page = runEnhance({ refresh: '2' });
+    expect(page.slot.hidden).toBe(true);
+    vi.advanceTimersByTime(60_000);
+    expect(page.reloads()).toBe(0);
+  });
+});
