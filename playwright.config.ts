@@ -1,7 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-
-/** Debian's Chromium: Playwright's own browser download cannot reach the internet here. */
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { chromiumArgs, chromiumPath } from './test/e2e/support/chromium.ts';
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -18,9 +16,6 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     timezoneId: 'UTC',
-    launchOptions: {
-      executablePath,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-quic', '--no-first-run', '--disable-sync'],
-    },
+    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
   },
 });

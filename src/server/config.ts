@@ -1,0 +1,51 @@
+/**
+ * Launcher settings: where the site listens and, when no external API is configured,
+ * where the embedded Monitoring and Status Service keeps its store.
+ */
+import { z } from 'zod';
+import { ConfigError, describeIssue, parseSiteEnv, presentVariables, type SiteEnv } from '../site/config.ts';
+
+const port = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a port number' })
+    .int('must be a port number')
+    .min(0, 'must be a port number from 0 to 65535')
+    .max(65_535, 'must be a port number from 0 to 65535')
+    .default(fallback);
+
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .transform((value) => value === 'true' || value === '1')
+    .default(fallback);
+
+const launcherEnvSchema = z.object({
+  PORT: port(4321),
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  API_PORT: port(4322),
+  DATABASE_PATH: z.string().trim().min(1).default('./data/porchlight.db'),
+  SEED_DEMO: flag(true),
+  PAGE_CACHE_SECONDS: z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(0, 'must be 0 or more')
+    .max(300, 'must be at most 300')
+    .default(5),
+});
+
+export type LauncherEnv = z.output<typeof launcherEnvSchema>;
+
+export interface LauncherConfig {
+  launcher: LauncherEnv;
+  site: SiteEnv;
+}
+
+/** Throws ConfigError with one line naming the first bad variable. */
+export function loadLauncherConfig(env: NodeJS.ProcessEnv): LauncherConfig {
+  const site = parseSiteEnv(env);
+  const result = launcherEnvSchema.safeParse(presentVariables(env));
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map(describeIssue)[0] ?? 'invalid configuration');
+  }
+  return { launcher: result.data, site };
+}

@@ -1,0 +1,81 @@
+import { test, expect } from './fixtures.ts';
+import { apiFor, demoPage } from './support/api.ts';
+
+test.describe('routes on the main host', () => {
+  test('the index goes straight to the only public page', async ({ page }) => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/acme$/);
+  });
+
+  test('an incident has a permalink with its whole timeline', async ({ page, porchlight }) => {
+    const api = apiFor(porchlight);
+    const [active] = (await api.incidents.list()).data.filter((incident) => incident.status !== 'resolved');
+    await page.goto(`/acme/incidents/${active!.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: active!.title })).toBeVisible();
+    await expect(page.getByRole('list', { name: /updates/i }).locator('time[datetime]')).toHaveCount(active!.updates.length);
+    await api.close();
+  });
+
+  test('history lists past incidents month by month, newest first', async ({ page }) => {
+    await page.goto('/acme/history');
+    await expect(page.getByRole('heading', { level: 1, name: 'Incident history' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Elevated API latency', exact: true }).first()).toBeVisible();
+    const older = page.getByRole('link', { name: /October 2026|September 2026/ });
+    await older.first().click();
+    await expect(page).toHaveURL(/month=\d{4}-\d{2}/);
+    await expect(page.getByRole('link', { name: 'Database outage', exact: true }).first()).toBeVisible();
+  });
+
+  test('unknown slugs, private pages and foreign incidents are the same branded 404', async ({ page, request }) => {
+    const unknown = await request.get('/no-such-page');
+    const privatePage = await request.get('/internal');
+    expect(unknown.status()).toBe(404);
+    expect(privatePage.status()).toBe(404);
+    expect(await privatePage.text()).toBe(await unknown.text());
+    expect(await privatePage.text()).not.toContain('Acme Internal');
+    expect((await request.get('/acme/incidents/inc_nope')).status()).toBe(404);
+    expect((await request.get('/acme/history?month=2026-13')).status()).toBe(404);
+    await page.goto('/no-such-page');
+    await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+  });
+
+  test('liveness answers without touching the API', async ({ request }) => {
+    const response = await request.get('/healthz');
+    expect(response.status()).toBe(200);
+    expect(response.headers()['cache-control']).toBe('no-store');
+  });
+
+  test('every answer carries the security headers, and pages a strict CSP', async ({ request }) => {
+    for (const path of ['/acme', '/no-such-page']) {
+      const headers = (await request.get(path)).headers();
+      expect(headers['x-content-type-options']).toBe('nosniff');
+      expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(headers['content-security-policy']).toMatch(/default-src 'none'/);
+      expect(headers['content-security-policy']).toMatch(/script-src 'sha256-[^']+'(;|$)/);
+      expect(headers['content-security-policy']).not.toContain('unsafe-inline');
+    }
+  });
+
+  test('the API key never reaches the browser', async ({ request, porchlight }) => {
+    for (const path of ['/acme', '/acme/history', '/no-such-page']) {
+      expect(await (await request.get(path)).text()).not.toContain(porchlight.apiKey);
+    }
+  });
+
+  test('an index lists every public page when there are several', async ({ page, porchlight }) => {
+    const api = apiFor(porchlight);
+    const acme = await demoPage(api);
+    const second = await api.statusPages.create({ name: 'Acme Labs', slug: 'labs', monitors: acme.monitors.slice(0, 1).map((link) => ({ monitorId: link.monitorId })) });
+    try {
+      await expect(async () => {
+        await page.goto('/');
+        await expect(page.getByRole('link', { name: /Acme Labs/ })).toBeVisible({ timeout: 500 });
+      }).toPass({ timeout: 10_000 });
+      await expect(page.getByRole('link', { name: /Acme Cloud Status/ })).toBeVisible();
+      await expect(page.getByText('Acme Internal')).toHaveCount(0);
+    } finally {
+      await api.statusPages.delete(second.id);
+      await api.close();
+    }
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * A real HTTP hop between Porchlight and the API that a test can turn bad: pass requests
+ * through, rewrite JSON answers (odd records), answer garbage, answer 429, or refuse connections.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Socket } from 'node:net';
+import { request } from 'undici';
+
+export type ProxyMode = 'pass' | 'down' | 'garbage' | 'rate-limited';
+
+export interface ApiProxy {
+  url: string;
+  mode: ProxyMode;
+  /** Rewrites parsed JSON answers of the paths it matches. */
+  rewrite: ((path: string, body: unknown) => unknown) | null;
+  requests: number;
+  close(): Promise<void>;
+}
+
+export async function startApiProxy(upstreamApiUrl: string): Promise<ApiProxy> {
+  const upstream = new URL(upstreamApiUrl);
+  const sockets = new Set<Socket>();
+  const proxy: ApiProxy = { url: '', mode: 'pass', rewrite: null, requests: 0, close: async () => undefined };
+
+  async function forward(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    proxy.requests += 1;
+    if (proxy.mode === 'down') {
+      incoming.socket.destroy();
+      return;
+    }
+    if (proxy.mode === 'garbage') {
+      outgoing.writeHead(200, { 'content-type': 'application/json' }).end('{"data": [ this is not json');
+      return;
+    }
+    if (proxy.mode === 'rate-limited') {
+      outgoing.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' }).end('{"error":{"code":"rate_limited","message":"slow down"}}');
+      return;
+    }
+    const answer = await request(new URL(incoming.url ?? '/', upstream.origin), {
+      method: 'GET',
+      headers: { authorization: incoming.headers.authorization ?? '', accept: 'application/json' },
+    });
+    let text = await answer.body.text();
+    if (proxy.rewrite && answer.statusCode === 200) text = JSON.stringify(proxy.rewrite(incoming.url ?? '', JSON.parse(text)));
+    outgoing.writeHead(answer.statusCode, { 'content-type': 'application/json' }).end(text);
+  }
+
+  const server = createServer((incoming, outgoing) => {
+    forward(incoming, outgoing).catch(() => outgoing.destroy());
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${upstream.pathname}`;
+  proxy.close = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    });
+  return proxy;
+}

@@ -1,0 +1,78 @@
+/**
+ * Runs the real launcher (`node src/server/main.ts`) as a child process on ephemeral ports,
+ * with its own in-memory embedded API, and reads back where it listens.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface PorchlightProcess {
+  siteUrl: string;
+  apiUrl: string;
+  apiKey: string;
+  output: string[];
+  stop(): Promise<void>;
+}
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const nodeBinary = path.join(root, 'node_modules/.bin/node');
+
+function readStartup(child: ChildProcess, output: string[], givenKey: string | undefined): Promise<{ siteUrl: string; apiUrl: string; apiKey: string }> {
+  return new Promise((resolve, reject) => {
+    let siteUrl = '';
+    let apiUrl = '';
+    let apiKey = givenKey ?? '';
+    const timer = setTimeout(() => reject(new Error(`Porchlight did not start:\n${output.join('\n')}`)), 20_000);
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      output.push(line);
+      siteUrl = /Porchlight listening on (\S+)/.exec(line)?.[1] ?? siteUrl;
+      apiUrl = /API on (\S+)|API at (\S+)/.exec(line)?.slice(1).find(Boolean) ?? apiUrl;
+      apiKey = /API key: (\S+)/.exec(line)?.[1] ?? apiKey;
+      // The demo key line (when seeding) comes right after the API line.
+      if (siteUrl && apiUrl && apiKey) {
+        clearTimeout(timer);
+        resolve({ siteUrl, apiUrl, apiKey });
+      }
+    });
+    createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Porchlight exited with ${code}:\n${output.join('\n')}`));
+    });
+  });
+}
+
+export async function startPorchlightProcess(env: Record<string, string> = {}): Promise<PorchlightProcess> {
+  const child = spawn(nodeBinary, ['src/server/main.ts'], {
+    cwd: root,
+    // Short cache windows so changes made through the API show within a second or two.
+    env: {
+      ...process.env,
+      // The embedded API, unless the test names another (empty counts as unset).
+      STATUS_API_URL: '',
+      STATUS_API_KEY: '',
+      PORT: '0',
+      API_PORT: '0',
+      DATABASE_PATH: ':memory:',
+      CACHE_DIR: ':memory:',
+      CACHE_FRESH_SECONDS: '1',
+      PAGE_CACHE_SECONDS: '1',
+      TZ: 'UTC',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const started = await readStartup(child, output, env.STATUS_API_KEY);
+  return {
+    ...started,
+    output,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
