@@ -1,3 +1,5 @@
+import { DEFAULT_FAILURE_THRESHOLD } from './engine/health-transition.ts';
+import type { SmtpSettings } from './events/email-transport.ts';
 import { DEFAULT_MAX_BODY_BYTES } from './http/body.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rate-limit.ts';
 
@@ -9,7 +11,15 @@ export class ConfigError extends Error {
   }
 }
 
-export interface ServiceConfig {
+/** Settings of the monitoring engine and notification delivery, shared by `npm run api` and the launcher. */
+export interface EngineConfig {
+  scheduler: boolean;
+  failureThreshold: number;
+  /** Null: no SMTP server, e-mail deliveries are recorded as skipped. */
+  smtp: SmtpSettings | null;
+}
+
+export interface ServiceConfig extends EngineConfig {
   port: number;
   host: string;
   databasePath: string;
@@ -46,8 +56,49 @@ function nonEmpty(env: Env, name: string, fallback: string): string {
   return raw.trim();
 }
 
+function optional(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+const SMTP_VARIABLES = ['SMTP_PORT', 'SMTP_SECURE', 'SMTP_USER', 'SMTP_PASSWORD', 'SMTP_FROM'] as const;
+
+/** SMTP_HOST (unset: no e-mail), SMTP_PORT (587, or 465 with SMTP_SECURE), SMTP_SECURE (false), SMTP_USER, SMTP_PASSWORD, SMTP_FROM. */
+function readSmtp(env: Env): SmtpSettings | null {
+  const host = optional(env, 'SMTP_HOST');
+  if (host === undefined) {
+    const stray = SMTP_VARIABLES.find((name) => optional(env, name) !== undefined);
+    if (stray) throw new ConfigError('SMTP_HOST', `must be set when ${stray} is`);
+    return null;
+  }
+  const secure = boolean(env, 'SMTP_SECURE', false);
+  const user = optional(env, 'SMTP_USER');
+  const password = env.SMTP_PASSWORD;
+  if (password !== undefined && password !== '' && user === undefined) throw new ConfigError('SMTP_USER', 'must be set when SMTP_PASSWORD is');
+  const from = optional(env, 'SMTP_FROM');
+  return {
+    host,
+    port: integer(env, 'SMTP_PORT', secure ? 465 : 587, 1, 65_535),
+    secure,
+    ...(user !== undefined && { user, password: password ?? '' }),
+    ...(from !== undefined && { from }),
+  };
+}
+
 /**
- * Reads the service's settings: PORT (4322), HOST (127.0.0.1), DATABASE_PATH (./data/porchlight.db),
+ * The engine's settings: SCHEDULER (true: check monitors on their interval), FAILURE_THRESHOLD (2: failed
+ * checks in a row before a monitor is down) and the SMTP_* variables of e-mail notifications.
+ */
+export function readEngineConfig(env: Env): EngineConfig {
+  return {
+    scheduler: boolean(env, 'SCHEDULER', true),
+    failureThreshold: integer(env, 'FAILURE_THRESHOLD', DEFAULT_FAILURE_THRESHOLD, 1, 100),
+    smtp: readSmtp(env),
+  };
+}
+
+/**
+ * Reads the service's settings (and the engine's, see readEngineConfig): PORT (4322), HOST (127.0.0.1), DATABASE_PATH (./data/porchlight.db),
  * SEED_DEMO (true), RATE_LIMIT_FREE (120), RATE_LIMIT_PRO (600), RATE_LIMIT_WINDOW_SECONDS (60),
  * MAX_BODY_BYTES (1048576).
  */
@@ -63,5 +114,6 @@ export function readConfig(env: Env): ServiceConfig {
       windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', DEFAULT_RATE_LIMITS.windowSeconds, 1, 86_400),
     },
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES, 1024, 100 * 1024 * 1024),
+    ...readEngineConfig(env),
   };
 }

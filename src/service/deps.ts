@@ -1,4 +1,5 @@
 import type { CheckOutcome, CheckTarget } from './checks/run-check.ts';
+import type { EngineHooks } from './engine/engine.ts';
 import type { Notifier } from './events/notifier.ts';
 import type { Store } from './store/store.ts';
 
@@ -9,4 +10,8 @@ export interface ServiceDeps {
   log: (line: string) => void;
   notifier: Notifier;
   runCheck: (target: CheckTarget) => Promise<CheckOutcome>;
+  /** Told about monitor and maintenance changes once they are committed. */
+  engine: EngineHooks;
+  /** Failed checks in a row before a monitor counts as down. */
+  failureThreshold: number;
 }

@@ -1,14 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Plan } from '../contract/organization.ts';
-import { runCheck } from './checks/run-check.ts';
 import type { ServiceDeps } from './deps.ts';
+import { DEMO_CLOSED_PORT, pointDemoAtLocalTargets, pointDemoAtSite } from './demo/local-targets.ts';
 import { demoInfo, seedDemo, type DemoInfo } from './demo/seed.ts';
-import { Notifier } from './events/notifier.ts';
+import { NO_ENGINE } from './engine/engine.ts';
+import type { DeliveryQueue } from './events/delivery-queue.ts';
 import { apiRoutes } from './handlers/index.ts';
 import { DEFAULT_MAX_BODY_BYTES } from './http/body.ts';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './http/rate-limit.ts';
 import { API_PREFIX, createApiHandler } from './http/server.ts';
+import { createMonitoring, type MonitoringOptions } from './monitoring.ts';
 import { Store } from './store/store.ts';
 
 export type { DemoInfo } from './demo/seed.ts';
@@ -16,8 +18,13 @@ export type { RateLimits } from './http/rate-limit.ts';
 export { DEFAULT_RATE_LIMITS } from './http/rate-limit.ts';
 export { DEFAULT_MAX_BODY_BYTES } from './http/body.ts';
 export { Store } from './store/store.ts';
+export type { SmtpSettings } from './events/email-transport.ts';
+export type { Timers, Cancel } from './engine/timers.ts';
+export { readEngineConfig, type EngineConfig } from './config.ts';
+export { DEMO_CLOSED_PORT } from './demo/local-targets.ts';
+export type { EngineOptions, MonitoringOptions, NotificationOptions } from './monitoring.ts';
 
-export interface ServiceOptions {
+export interface ServiceOptions extends MonitoringOptions {
   databasePath: string;
   host?: string;
   port?: number;
@@ -26,6 +33,11 @@ export interface ServiceOptions {
   maxBodyBytes?: number;
   now?: () => Date;
   log?: (line: string) => void;
+  /**
+   * Local endpoints the demo's monitors check. `siteUrl`: origin of the site (its /healthz), also settable
+   * later with `setDemoSiteUrl`. `tcpPort`: the closed port of "Primary database" (default 4329).
+   */
+  demoTargets?: { siteUrl?: string; tcpPort?: number };
 }
 
 export interface RunningService {
@@ -34,6 +46,11 @@ export interface RunningService {
   port: number;
   demo: DemoInfo | null;
   store: Store;
+  /**
+   * Points the demo's "Website" monitor at `<siteUrl>/healthz` and starts checking it (it is not
+   * checked before: the site's address is known only once the site listens). No-op without demo data.
+   */
+  setDemoSiteUrl(siteUrl: string): void;
   close(): Promise<void>;
 }
 
@@ -70,15 +87,26 @@ function baseUrl(host: string, port: number): string {
   return `http://${shownHost}:${port}${API_PREFIX}`;
 }
 
+/** How the service reaches itself: a wildcard listen address is reached over loopback. */
+function selfUrl(host: string, port: number): string {
+  if (host === '0.0.0.0' || host === '') return baseUrl('127.0.0.1', port);
+  if (host === '::') return baseUrl('::1', port);
+  return baseUrl(host, port);
+}
+
 /** Opens the store (migrating it), seeds demo data into an empty store if asked, and serves /api/v1. */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const now = options.now ?? (() => new Date());
   const log = options.log ?? ((line: string) => console.error(line));
   const host = options.host ?? '127.0.0.1';
   const store = Store.open(options.databasePath);
+  let deliveries: DeliveryQueue | null = null;
   try {
     if (options.seedDemo && store.isEmpty()) seedDemo(store, now());
-    const deps: ServiceDeps = { store, now, log, notifier: new Notifier(store, log), runCheck: (target) => runCheck(target) };
+    const monitoring = createMonitoring(store, now, log, options);
+    const { notifier, engine, failureThreshold } = monitoring;
+    deliveries = monitoring.deliveries;
+    const deps: ServiceDeps = { store, now, log, notifier, runCheck: monitoring.runCheck, engine: engine ?? NO_ENGINE, failureThreshold };
     const server = createServer(
       createApiHandler({
         deps,
@@ -88,17 +116,35 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       }),
     );
     const port = await listen(server, options.port ?? 0, host);
+    const demo = demoInfo(store);
+    if (demo) {
+      pointDemoAtLocalTargets(
+        store,
+        { apiUrl: selfUrl(host, port), tcpPort: options.demoTargets?.tcpPort ?? DEMO_CLOSED_PORT, siteUrl: options.demoTargets?.siteUrl ?? null },
+        now(),
+      );
+    }
+    engine?.start();
+    const queue = deliveries;
     let closing: Promise<void> | null = null;
     return {
       url: baseUrl(host, port),
       port,
-      demo: demoInfo(store),
+      demo,
       store,
+      setDemoSiteUrl: (siteUrl) => {
+        if (closing || !demoInfo(store)) return;
+        const monitorId = pointDemoAtSite(store, siteUrl, now());
+        if (monitorId) deps.engine.monitorChanged(monitorId);
+      },
       close: () => {
         closing ??= new Promise<void>((resolve) => {
+          engine?.stop();
           server.close(() => {
-            store.close();
-            resolve();
+            void (queue?.stop() ?? Promise.resolve()).finally(() => {
+              store.close();
+              resolve();
+            });
           });
           server.closeIdleConnections();
           // Requests still in flight get a moment to finish before their sockets are cut.
@@ -108,6 +154,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       },
     };
   } catch (error) {
+    await deliveries?.stop();
     store.close();
     throw error;
   }

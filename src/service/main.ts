@@ -4,7 +4,7 @@
  */
 import { ConfigError, readConfig } from './config.ts';
 import { ensureDatabaseFolder } from './database-path.ts';
-import { startService } from './index.ts';
+import { DEMO_CLOSED_PORT, startService } from './index.ts';
 
 async function main(): Promise<void> {
   const config = readConfig(process.env);
@@ -18,7 +18,11 @@ async function main(): Promise<void> {
       const domain = page.customDomain ? `, custom domain ${page.customDomain}` : '';
       console.log(`  status page "${page.slug}" (${page.isPublic ? 'public' : 'private'}${domain})`);
     }
+    if (config.scheduler) {
+      console.log(`Demo monitor "Primary database" checks 127.0.0.1:${DEMO_CLOSED_PORT}, which is closed: open it (nc -lk ${DEMO_CLOSED_PORT}) to watch it recover`);
+    }
   }
+  if (!config.smtp) console.log('E-mail notifications are not sent: SMTP_HOST is not set');
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;

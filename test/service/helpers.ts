@@ -77,10 +77,17 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-/** Starts the service on 127.0.0.1:0 with an in-memory store and two organizations. */
+/** Starts the service on 127.0.0.1:0 with an in-memory store and two organizations (engine and delivery off by default). */
 export async function startTestService(options: Partial<ServiceOptions> = {}): Promise<TestService> {
   const logs: string[] = [];
-  const service = await startService({ databasePath: ':memory:', log: (line) => logs.push(line), ...options });
+  // No engine and no outbound delivery unless a test asks: monitors and channels here point at example hosts.
+  const service = await startService({
+    databasePath: ':memory:',
+    log: (line) => logs.push(line),
+    scheduler: false,
+    notifications: { deliver: false },
+    ...options,
+  });
   const orgA = createOrganization(service.store, { name: 'Org A', plan: 'pro' });
   const orgB = createOrganization(service.store, { name: 'Org B', plan: 'free' });
   return {

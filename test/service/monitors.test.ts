@@ -217,12 +217,15 @@ describe('checks', () => {
     expect(dataOf(await t.a.get(`/monitors/${id}`))).toMatchObject({ currentStatus: 'up', lastStatus: 'up', lastLatency: check.latency, lastCheckedAt: check.checkedAt });
 
     target.status = 500;
+    const blip = dataOf(await t.a.post(`/monitors/${id}/run`));
+    expect(blip).toMatchObject({ status: 'down', statusCode: 500 });
+    expect(typeof blip.error).toBe('string');
+    // One failure is a blip: the monitor goes down only after two in a row (the default threshold).
+    expect(dataOf(await t.a.get(`/monitors/${id}`))).toMatchObject({ currentStatus: 'up', lastStatus: 'down' });
     const down = dataOf(await t.a.post(`/monitors/${id}/run`));
-    expect(down).toMatchObject({ status: 'down', statusCode: 500 });
-    expect(typeof down.error).toBe('string');
     expect(dataOf(await t.a.get(`/monitors/${id}`))).toMatchObject({ currentStatus: 'down', lastStatus: 'down' });
     const history = listOf(await t.a.get(`/monitors/${id}/checks`));
-    expect(history.items.map((item) => item.status)).toEqual(['down', 'up']);
+    expect(history.items.map((item) => item.status)).toEqual(['down', 'down', 'up']);
     expect(history.items[0]).toEqual(down);
   });
 
@@ -249,6 +252,8 @@ describe('checks', () => {
     const id = idOf(await t.a.post('/monitors', httpMonitor({ name: 'Alerting', url: target.url })));
     target.status = 503;
     t.logs.length = 0;
+    await t.a.post(`/monitors/${id}/run`);
+    expect(t.logs.some((entry) => entry.includes('onMonitorDown'))).toBe(false);
     await t.a.post(`/monitors/${id}/run`);
     const line = t.logs.find((entry) => entry.includes('onMonitorDown'));
     expect(line).toContain('slack:"ops"');

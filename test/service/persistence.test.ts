@@ -16,7 +16,7 @@ describe('persistence in a database file', () => {
 
   it('reads back exactly what was written before a restart', async () => {
     mkdirSync(join(folder, 'nested'));
-    const quiet = { databasePath, log: () => undefined };
+    const quiet = { databasePath, log: () => undefined, scheduler: false, notifications: { deliver: false } };
     const first = await startService(quiet);
     const { apiKey } = createOrganization(first.store, { name: 'Persist', plan: 'free' });
     const client = new Client(first.url, apiKey);

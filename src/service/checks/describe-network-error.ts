@@ -48,6 +48,18 @@ export function redact(message: string, secrets: readonly string[]): string {
   return safe;
 }
 
+/** Fixed wording for a known errno or undici code (timeouts excluded), else null. */
+export function knownNetworkMessage(err: unknown): string | null {
+  const code = errorCode(err);
+  return code === null ? null : (MESSAGES_BY_CODE[code] ?? null);
+}
+
+/** Whether the error is one of the timeouts of a socket, undici or an AbortSignal.timeout. */
+export function isTimeoutError(err: unknown): boolean {
+  const code = errorCode(err);
+  return (code !== null && TIMEOUT_CODES.has(code)) || (err instanceof Error && err.name === 'TimeoutError');
+}
+
 /**
  * Turns anything a network step threw into a user-facing message. Known codes get fixed wording;
  * anything else keeps its own message with the given secrets redacted.

@@ -2,6 +2,7 @@ import type { CreateChannelInput } from '../../contract/notification.ts';
 import type { CreateMonitorInput } from '../../contract/monitor.ts';
 import type { IncidentSeverity, IncidentStatus } from '../../contract/incident.ts';
 import type { DemoEvent } from './history.ts';
+import type { DemoTargetRole } from '../store/demo-targets.ts';
 import type { MonitorHealth } from '../store/monitors.ts';
 
 export const DEMO_ORGANIZATION = { name: 'Acme Cloud', plan: 'pro' } as const;
@@ -16,6 +17,11 @@ export interface DemoMonitor {
   events: DemoEvent[];
   /** Stored health after seeding; `up` unless stated. */
   health?: MonitorHealth;
+  /**
+   * Checked for real against an endpoint of this machine (set on every start, see local-targets.ts).
+   * Every other demo monitor is simulated: it keeps its seeded history and is never checked.
+   */
+  localTarget?: DemoTargetRole;
 }
 
 export const DEMO_MONITORS: DemoMonitor[] = [
@@ -33,6 +39,7 @@ export const DEMO_MONITORS: DemoMonitor[] = [
     },
     baseLatencyMs: 120,
     events: [{ kind: 'slow', startHoursAgo: 62 * DAY + 14, durationHours: 4 }],
+    localTarget: 'site',
   },
   {
     key: 'api',
@@ -56,6 +63,7 @@ export const DEMO_MONITORS: DemoMonitor[] = [
       { kind: 'down', startHoursAgo: 5 * DAY + 2, durationHours: 1 },
     ],
     health: 'degraded',
+    localTarget: 'api',
   },
   {
     key: 'dashboard',
@@ -84,9 +92,12 @@ export const DEMO_MONITORS: DemoMonitor[] = [
   },
   {
     key: 'database',
-    input: { name: 'Primary database', type: 'tcp', host: 'db.acme.example', port: 5432, regions: ['eu'] },
+    // Checks a TCP port of this machine that nothing listens on, so it really goes down (and opens an
+    // incident) until someone opens the port.
+    input: { name: 'Primary database', type: 'tcp', host: 'db.acme.example', port: 5432, interval: 30, regions: ['eu'], autoIncidents: true },
     baseLatencyMs: 4,
     events: [{ kind: 'down', startHoursAgo: 40 * DAY + 5, durationHours: 2 }],
+    localTarget: 'closed_port',
   },
   {
     key: 'cache',

@@ -47,7 +47,10 @@ export function seedDemo(store: Store, now: Date): { organizationId: string; api
         lastLatency: last?.latency ?? null,
         lastCheckedAt: last?.checkedAt ?? null,
         createdAt,
+        // Made-up targets are never checked; local-targets.ts points the local ones at this machine on start.
+        simulated: true,
       });
+      if (fixture.localTarget) store.demoTargets.assign(monitor.id, fixture.localTarget);
       monitorIds.set(fixture.key, monitor.id);
       for (const check of history) store.checks.insert({ monitorId: monitor.id, ...check, demo: true });
     });
@@ -94,7 +97,8 @@ export function seedDemo(store: Store, now: Date): { organizationId: string; api
       if (window.startNow) store.maintenance.transition(orgId, created.id, 'in_progress', start);
     }
 
-    for (const channel of DEMO_CHANNELS) store.notifications.insert(orgId, createChannelSchema.parse(channel), now);
+    // Made-up webhook and addresses: deliveries to them are recorded as skipped, never sent.
+    for (const channel of DEMO_CHANNELS) store.notifications.insert(orgId, createChannelSchema.parse(channel), now, { simulated: true });
 
     return { organizationId: orgId, apiKey };
   });

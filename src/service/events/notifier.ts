@@ -1,27 +1,41 @@
-import type { EventFlag } from '../../contract/notification.ts';
 import type { Store } from '../store/store.ts';
+import type { DeliveryQueue } from './delivery-queue.ts';
+import { notificationContent } from './notification-content.ts';
+import { eventSubject, type ServiceEvent } from './service-event.ts';
 
 /**
- * Fans an event out to the organization's enabled channels that subscribed to it.
- * The embedded service has no outbound delivery (no webhook or mail transport): it logs
- * which channels would receive the event, naming channels only (webhook URLs can be secrets).
+ * Fans an event out to the organization's enabled channels whose flag for it is set, and hands each
+ * to the delivery queue (background; never awaited). Without a queue (delivery switched off) it only
+ * logs. Log lines name channels, never their webhook URL or addresses.
  */
 export class Notifier {
   private readonly store: Store;
   private readonly log: (line: string) => void;
+  private readonly deliveries: DeliveryQueue | null;
 
-  constructor(store: Store, log: (line: string) => void) {
+  constructor(store: Store, log: (line: string) => void, deliveries: DeliveryQueue | null = null) {
     this.store = store;
     this.log = log;
+    this.deliveries = deliveries;
   }
 
-  /** Returns the ids of the channels that the event was routed to. */
-  emit(organizationId: string, event: EventFlag, subject: string): string[] {
-    const channels = this.store.notifications.subscribedTo(organizationId, event);
-    if (channels.length > 0) {
+  /** Returns the ids of the channels the event was routed to. Never throws: an event must not fail a request. */
+  emit(organizationId: string, event: ServiceEvent): string[] {
+    try {
+      const channels = this.store.notifications.subscribedTo(organizationId, event.type);
+      if (channels.length === 0) return [];
       const names = channels.map((channel) => `${channel.type}:${JSON.stringify(channel.name)}`).join(', ');
-      this.log(`event ${event} (${JSON.stringify(subject)}) routed to ${names} [not delivered: no transport configured]`);
+      const note = this.deliveries ? '' : ' [not delivered: delivery switched off]';
+      this.log(`event ${event.type} (${JSON.stringify(eventSubject(event))}) routed to ${names}${note}`);
+      if (this.deliveries) {
+        const organization = this.store.organizations.get(organizationId)?.name ?? organizationId;
+        const content = notificationContent(event, organization);
+        for (const channel of channels) this.deliveries.enqueue(organizationId, channel.id, content);
+      }
+      return channels.map((channel) => channel.id);
+    } catch (error) {
+      this.log(`event ${event.type} could not be routed: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
     }
-    return channels.map((channel) => channel.id);
   }
 }

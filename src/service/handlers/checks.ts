@@ -1,25 +1,12 @@
 import type { ServiceDeps } from '../deps.ts';
+import { checkTargetOf } from '../engine/check-target.ts';
+import { recordCheckOutcome } from '../engine/record-check.ts';
+import { InvalidStateError, NotFoundError } from '../http/errors.ts';
 import { created, found, listReply, pathParam, type Route } from '../http/route.ts';
-import type { MonitorRecord } from '../store/monitors.ts';
-import type { CheckTarget } from '../checks/run-check.ts';
 import { checkListPage } from './shared.ts';
 
-function targetOf(monitor: MonitorRecord): CheckTarget {
-  return {
-    type: monitor.type,
-    url: monitor.url,
-    host: monitor.host,
-    port: monitor.port,
-    method: monitor.method,
-    headers: monitor.headers,
-    body: monitor.body,
-    timeoutSeconds: monitor.timeout,
-    rules: monitor.rules,
-  };
-}
-
 /** Check history and on-demand checks of a monitor. */
-export function checkRoutes({ store, now, notifier, runCheck }: ServiceDeps): Route[] {
+export function checkRoutes({ store, now, notifier, runCheck, failureThreshold }: ServiceDeps): Route[] {
   return [
     {
       method: 'GET',
@@ -38,30 +25,18 @@ export function checkRoutes({ store, now, notifier, runCheck }: ServiceDeps): Ro
       handle: async (context) => {
         const id = pathParam(context, 'id');
         const monitor = found(store.monitors.get(context.organizationId, id), 'monitor');
-        const checkedAt = now().toISOString();
-        const outcome = await runCheck(targetOf(monitor));
-        const { check, before } = store.transaction(() => {
-          // Re-read: the monitor may have been deleted or changed while the check ran.
-          const current = found(store.monitors.get(context.organizationId, id), 'monitor');
-          const latency = Math.max(0, Math.round(outcome.latencyMs));
-          const check = store.checks.insert({
-            monitorId: id,
-            status: outcome.status,
-            latency,
-            statusCode: outcome.statusCode,
-            region: current.regions[0] ?? 'eu',
-            checkedAt,
-            error: outcome.error,
-          });
-          store.monitors.recordCheck(id, { status: outcome.status, latency, checkedAt });
-          return { check, before: current };
-        });
-        // Paused monitors and monitors under maintenance are excluded from alerting.
-        if (before.currentStatus !== 'paused' && before.currentStatus !== 'maintenance') {
-          if (outcome.status === 'down' && before.lastStatus !== 'down') notifier.emit(context.organizationId, 'onMonitorDown', before.name);
-          if (outcome.status === 'up' && before.lastStatus === 'down') notifier.emit(context.organizationId, 'onMonitorRecovered', before.name);
+        // Demo monitors with made-up hosts are never contacted, not even on demand (no demo traffic leaves the machine).
+        if (store.monitors.getState(id)?.simulated) {
+          throw new InvalidStateError('this demo monitor has a made-up target and is not checked; give it a real url or host first');
         }
-        return created(check);
+        const checkedAt = now().toISOString();
+        const outcome = await runCheck(checkTargetOf(monitor));
+        // An on-demand check counts like a scheduled one: same threshold, events and automatic incidents.
+        const recorded = recordCheckOutcome({ store, now, failureThreshold }, id, { region: monitor.regions[0] ?? 'eu', checkedAt, outcome });
+        // The monitor may have been deleted while the check ran.
+        if (!recorded) throw new NotFoundError('monitor');
+        for (const event of recorded.events) notifier.emit(recorded.organizationId, event);
+        return created(recorded.check);
       },
     },
   ];

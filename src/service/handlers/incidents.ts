@@ -1,5 +1,6 @@
 import { createIncidentSchema, updateIncidentSchema } from '../../contract/incident.ts';
 import type { ServiceDeps } from '../deps.ts';
+import { incidentEvent } from '../events/service-event.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { created, found, listReply, noContent, ok, pathParam, type Route } from '../http/route.ts';
 import { parseInput } from '../http/validation.ts';
@@ -32,7 +33,7 @@ export function incidentRoutes({ store, now, notifier }: ServiceDeps): Route[] {
           requireOwnedMonitors(store, context.organizationId, input.monitorIds, (index) => `monitorIds.${index}`);
           return store.incidents.insert(context.organizationId, input, now());
         });
-        notifier.emit(context.organizationId, 'onIncidentCreated', incident.title);
+        notifier.emit(context.organizationId, incidentEvent('onIncidentCreated', incident, now()));
         return created(incident);
       },
     },
@@ -49,7 +50,7 @@ export function incidentRoutes({ store, now, notifier }: ServiceDeps): Route[] {
           return { incident, wasResolved: before.status === 'resolved' };
         });
         const resolvedNow = incident.status === 'resolved' && !wasResolved;
-        notifier.emit(context.organizationId, resolvedNow ? 'onIncidentResolved' : 'onIncidentUpdated', incident.title);
+        notifier.emit(context.organizationId, incidentEvent(resolvedNow ? 'onIncidentResolved' : 'onIncidentUpdated', incident, now()));
         return ok(incident);
       },
     },

@@ -1,6 +1,6 @@
 import { createMaintenanceSchema, updateMaintenanceSchema, type MaintenanceStatus } from '../../contract/maintenance.ts';
-import type { EventFlag } from '../../contract/notification.ts';
 import type { ServiceDeps } from '../deps.ts';
+import { maintenanceEvent, type MaintenanceEvent } from '../events/service-event.ts';
 import { InvalidStateError, NotFoundError, ValidationError } from '../http/errors.ts';
 import { created, found, listReply, noContent, ok, pathParam, type RequestContext, type Route } from '../http/route.ts';
 import { parseInput } from '../http/validation.ts';
@@ -9,10 +9,10 @@ import type { Store } from '../store/store.ts';
 import { listPage, requireOwnedMonitors, toUtcIso } from './shared.ts';
 
 /** The state machine: each action, the one state it starts from, where it leads, what it announces. */
-const TRANSITIONS: Record<'start' | 'complete' | 'cancel', { from: MaintenanceStatus; to: MaintenanceTransition; event: EventFlag | null }> = {
+const TRANSITIONS: Record<'start' | 'complete' | 'cancel', { from: MaintenanceStatus; to: MaintenanceTransition; event: MaintenanceEvent['type'] | null }> = {
   start: { from: 'scheduled', to: 'in_progress', event: 'onMaintenanceStarted' },
   complete: { from: 'in_progress', to: 'completed', event: 'onMaintenanceCompleted' },
-  // The spec names no event for cancellation, so none is sent.
+  // The spec names no event for cancellation and no channel flag exists for it, so none is sent.
   cancel: { from: 'scheduled', to: 'cancelled', event: null },
 };
 
@@ -26,7 +26,7 @@ function ownWindow(store: Store, context: RequestContext): MaintenanceRecord {
   return found(store.maintenance.get(context.organizationId, pathParam(context, 'id')), 'maintenance window');
 }
 
-export function maintenanceRoutes({ store, now, notifier }: ServiceDeps): Route[] {
+export function maintenanceRoutes({ store, now, notifier, engine }: ServiceDeps): Route[] {
   const transitionRoute = (action: keyof typeof TRANSITIONS): Route => ({
     method: 'POST',
     path: `/maintenance/:id/${action}`,
@@ -40,7 +40,8 @@ export function maintenanceRoutes({ store, now, notifier }: ServiceDeps): Route[
         }
         return found(store.maintenance.transition(context.organizationId, existing.id, to, now()), 'maintenance window');
       });
-      if (event) notifier.emit(context.organizationId, event, window.title);
+      if (event) notifier.emit(context.organizationId, maintenanceEvent(event, window, now()));
+      engine.maintenanceChanged();
       return ok(window);
     },
   });
@@ -81,7 +82,9 @@ export function maintenanceRoutes({ store, now, notifier }: ServiceDeps): Route[
             now(),
           );
         });
-        notifier.emit(context.organizationId, 'onMaintenanceScheduled', window.title);
+        notifier.emit(context.organizationId, maintenanceEvent('onMaintenanceScheduled', window, now()));
+        // A window whose start has already come is started right away by the engine.
+        engine.maintenanceChanged();
         return created(window);
       },
     },
@@ -109,6 +112,7 @@ export function maintenanceRoutes({ store, now, notifier }: ServiceDeps): Route[
           if (changes.monitorIds) requireOwnedMonitors(store, context.organizationId, changes.monitorIds, (index) => `monitorIds.${index}`);
           return found(store.maintenance.update(context.organizationId, existing.id, changes, now()), 'maintenance window');
         });
+        engine.maintenanceChanged();
         return ok(window);
       },
     },

@@ -26,7 +26,7 @@ function createdSubset(monitor: MonitorRecord) {
   return { id, name, type, active, interval, url, regions };
 }
 
-export function monitorRoutes({ store, now }: ServiceDeps): Route[] {
+export function monitorRoutes({ store, now, engine }: ServiceDeps): Route[] {
   return [
     {
       method: 'GET',
@@ -55,6 +55,7 @@ export function monitorRoutes({ store, now }: ServiceDeps): Route[] {
           }
           return store.monitors.insert(context.organizationId, input, now());
         });
+        engine.monitorChanged(monitor.id);
         return created(createdSubset(monitor));
       },
     },
@@ -85,6 +86,8 @@ export function monitorRoutes({ store, now }: ServiceDeps): Route[] {
             'monitor',
           );
         });
+        // Pausing stops the monitor's checks at once; resuming or a new interval reschedules them.
+        engine.monitorChanged(id);
         return ok(monitor);
       },
     },
@@ -93,8 +96,10 @@ export function monitorRoutes({ store, now }: ServiceDeps): Route[] {
       path: '/monitors/:id',
       body: false,
       handle: (context) => {
-        const deleted = store.transaction(() => store.monitors.delete(context.organizationId, pathParam(context, 'id')));
+        const id = pathParam(context, 'id');
+        const deleted = store.transaction(() => store.monitors.delete(context.organizationId, id));
         if (!deleted) throw new NotFoundError('monitor');
+        engine.monitorChanged(id);
         return noContent();
       },
     },

@@ -10,6 +10,9 @@ import { ApiRouter, type RouteMatch } from './router.ts';
 
 export const API_PREFIX = '/api/v1';
 
+/** Liveness of the API (extension): answers without a key and is not rate limited. */
+const HEALTH_PATHS = new Set([`${API_PREFIX}/health`, `${API_PREFIX}/health/`]);
+
 export interface ApiHandlerOptions {
   deps: ServiceDeps;
   routes: readonly Route[];
@@ -45,6 +48,10 @@ export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMess
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';
     const { path, query } = splitTarget(req.url ?? '/');
+    if (HEALTH_PATHS.has(path) && (method === 'GET' || method === 'HEAD')) {
+      sendJson(res, 200, { status: 'ok' });
+      return;
+    }
     let headers: Record<string, string> = {};
     try {
       const principal = authenticate(req, deps.store);

@@ -40,6 +40,13 @@ const TRANSITION_COLUMNS = {
 } as const;
 export type MaintenanceTransition = keyof typeof TRANSITION_COLUMNS;
 
+/** A window whose scheduled time has come: start it (`in_progress`) or complete it (`completed`). */
+export interface DueTransition {
+  organizationId: string;
+  id: string;
+  to: 'in_progress' | 'completed';
+}
+
 export class MaintenanceRepository {
   private readonly db: Database;
 
@@ -113,6 +120,35 @@ export class MaintenanceRepository {
       )
       .run(to, timestamp, timestamp, organizationId, id);
     return result.changes === 0 ? null : this.get(organizationId, id);
+  }
+
+  /**
+   * Windows due at `at` across organizations: scheduled ones whose start has come, in oldest-first order,
+   * then in-progress ones whose end has come. Timestamps are stored as UTC ISO strings, so text order is time order.
+   */
+  due(at: Date): DueTransition[] {
+    const now = at.toISOString();
+    const toStart = this.db
+      .statement(`SELECT organization_id, id FROM maintenance_windows WHERE status = 'scheduled' AND scheduled_start <= ? ORDER BY scheduled_start, rowid`)
+      .all(now)
+      .map((row) => ({ organizationId: text(row, 'organization_id'), id: text(row, 'id'), to: 'in_progress' as const }));
+    const toComplete = this.db
+      .statement(`SELECT organization_id, id FROM maintenance_windows WHERE status = 'in_progress' AND scheduled_end <= ? ORDER BY scheduled_end, rowid`)
+      .all(now)
+      .map((row) => ({ organizationId: text(row, 'organization_id'), id: text(row, 'id'), to: 'completed' as const }));
+    return [...toStart, ...toComplete];
+  }
+
+  /** The next scheduled start or end of a live window, across organizations; null when none is pending. */
+  nextDueAt(): string | null {
+    const row = this.db
+      .statement(
+        `SELECT MIN(due) AS next FROM (
+           SELECT MIN(scheduled_start) AS due FROM maintenance_windows WHERE status = 'scheduled'
+           UNION ALL SELECT MIN(scheduled_end) FROM maintenance_windows WHERE status = 'in_progress')`,
+      )
+      .get();
+    return row ? textOrNull(row, 'next') : null;
   }
 
   /** Deletes the window; its monitor links cascade. */

@@ -192,6 +192,56 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX notification_channels_by_organization ON notification_channels (organization_id, created_at);
     `,
   },
+  {
+    version: 2,
+    description: 'monitoring engine: failure streaks, auto incidents, delivery attempts, demo targets',
+    sql: `
+      -- Consecutive failed checks (any region), for "down after N failures".
+      ALTER TABLE monitors ADD COLUMN consecutive_failures INTEGER NOT NULL DEFAULT 0;
+
+      -- Demo records with made-up targets: the engine never checks such a monitor nor contacts such a
+      -- channel (no traffic leaves the machine for the demo). Giving one a new target makes it real.
+      ALTER TABLE monitors ADD COLUMN simulated INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE notification_channels ADD COLUMN simulated INTEGER NOT NULL DEFAULT 0;
+      UPDATE monitors SET simulated = 1 WHERE organization_id IN (SELECT organization_id FROM demo_meta);
+      UPDATE notification_channels SET simulated = 1 WHERE organization_id IN (SELECT organization_id FROM demo_meta);
+
+      -- Demo monitors that check real endpoints of this machine; their target is set on every start.
+      CREATE TABLE demo_local_targets (
+        monitor_id TEXT PRIMARY KEY REFERENCES monitors(id) ON DELETE CASCADE,
+        role TEXT NOT NULL UNIQUE CHECK (role IN ('site', 'api', 'closed_port'))
+      );
+      INSERT OR IGNORE INTO demo_local_targets (monitor_id, role)
+        SELECT m.id, CASE m.name WHEN 'Website' THEN 'site' WHEN 'Public API' THEN 'api' ELSE 'closed_port' END
+        FROM monitors m JOIN demo_meta d ON d.organization_id = m.organization_id
+        WHERE m.name IN ('Website', 'Public API', 'Primary database');
+
+      -- The open incident the engine opened for a monitor, resolved when it recovers.
+      CREATE TABLE monitor_auto_incidents (
+        monitor_id TEXT PRIMARY KEY REFERENCES monitors(id) ON DELETE CASCADE,
+        incident_id TEXT NOT NULL REFERENCES incidents(id) ON DELETE CASCADE
+      );
+      CREATE INDEX monitor_auto_incidents_by_incident ON monitor_auto_incidents (incident_id);
+
+      -- One row per attempt to deliver an event to a channel (never the webhook URL or message body).
+      CREATE TABLE notification_deliveries (
+        id TEXT PRIMARY KEY,
+        delivery_id TEXT NOT NULL,
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        channel_id TEXT NOT NULL REFERENCES notification_channels(id) ON DELETE CASCADE,
+        event TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('delivered', 'failed', 'skipped')),
+        will_retry INTEGER NOT NULL,
+        status_code INTEGER,
+        error TEXT,
+        attempted_at TEXT NOT NULL
+      );
+      CREATE INDEX notification_deliveries_by_channel ON notification_deliveries (channel_id, attempted_at);
+
+      CREATE INDEX maintenance_by_status ON maintenance_windows (status, scheduled_start, scheduled_end);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.reduce((latest, migration) => Math.max(latest, migration.version), 0);

@@ -55,6 +55,33 @@ export interface MonitorInitialState {
   lastLatency?: number | null;
   lastCheckedAt?: string | null;
   createdAt?: string;
+  /** Demo monitors with made-up targets are never checked by the engine. */
+  simulated?: boolean;
+}
+
+/** What the engine needs beyond the API view: owner, stored health and failure streak. */
+export interface MonitorState {
+  monitor: MonitorRecord;
+  organizationId: string;
+  health: MonitorHealth;
+  consecutiveFailures: number;
+  simulated: boolean;
+}
+
+/** A monitor the scheduler should run: active and not simulated. */
+export interface SchedulableMonitor {
+  id: string;
+  interval: number;
+  regions: Region[];
+}
+
+/** A check's effect on the monitor: latest check fields plus the health computed from the streak. */
+export interface CheckEffect {
+  status: CheckStatus;
+  latency: number;
+  checkedAt: string;
+  health: MonitorHealth;
+  consecutiveFailures: number;
 }
 
 const headersJson = z.record(z.string(), z.string());
@@ -147,8 +174,8 @@ export class MonitorRepository {
       .statement(
         `INSERT INTO monitors (id, organization_id, name, type, active, interval_seconds, timeout_seconds, url, host, port,
            method, headers_json, body, regions_json, auto_incidents, rules_json, health, last_status, last_latency,
-           last_checked_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           last_checked_at, simulated, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         id,
@@ -170,6 +197,7 @@ export class MonitorRepository {
         initial.lastStatus ?? null,
         initial.lastLatency ?? null,
         initial.lastCheckedAt ?? null,
+        bit(initial.simulated ?? false),
         createdAt,
         createdAt,
       );
@@ -200,19 +228,48 @@ export class MonitorRepository {
     if (changes.rules !== undefined) set('rules_json', JSON.stringify(changes.rules));
     if (changes.active !== undefined) set('active', bit(changes.active));
     if (changes.health !== undefined) set('health', changes.health);
+    if (changes.health === 'pending') set('consecutive_failures', 0);
+    const retargeted = changes.url !== undefined || changes.host !== undefined || changes.port !== undefined;
+    // A target chosen through the API is a real one: the monitor stops being a simulated demo monitor.
+    if (retargeted) set('simulated', 0);
     set('updated_at', now.toISOString());
     // Column names above are fixed literals; only values are bound.
     const result = this.db
       .connection.prepare(`UPDATE monitors SET ${assignments.join(', ')} WHERE organization_id = ? AND id = ?`)
       .run(...values, organizationId, id);
-    return result.changes === 0 ? null : this.get(organizationId, id);
+    if (result.changes === 0) return null;
+    if (retargeted) this.db.statement('DELETE FROM demo_local_targets WHERE monitor_id = ?').run(id);
+    return this.get(organizationId, id);
   }
 
-  /** Records the outcome of a check as the monitor's latest state. */
-  recordCheck(id: string, outcome: { status: CheckStatus; latency: number; checkedAt: string }): void {
+  /** The monitor with its engine state, whatever its organization (the engine works across all). */
+  getState(id: string): MonitorState | null {
+    const row = this.db.statement(`${SELECT_MONITOR} WHERE m.id = ?`).get(id);
+    if (!row) return null;
+    return {
+      monitor: toMonitor(row),
+      organizationId: text(row, 'organization_id'),
+      health: oneOf(row, 'health', MONITOR_HEALTH),
+      consecutiveFailures: int(row, 'consecutive_failures'),
+      simulated: flag(row, 'simulated'),
+    };
+  }
+
+  /** Every monitor the scheduler should run, across organizations. */
+  schedulable(): SchedulableMonitor[] {
+    return this.db
+      .statement('SELECT id, interval_seconds, regions_json FROM monitors WHERE active = 1 AND simulated = 0 ORDER BY rowid')
+      .all()
+      .map((row) => ({ id: text(row, 'id'), interval: int(row, 'interval_seconds'), regions: json(row, 'regions_json', regionsJson) }));
+  }
+
+  /** Records a check as the monitor's latest state, with the health the engine computed. */
+  recordCheck(id: string, effect: CheckEffect): void {
     this.db
-      .statement('UPDATE monitors SET health = ?, last_status = ?, last_latency = ?, last_checked_at = ? WHERE id = ?')
-      .run(outcome.status, outcome.status, outcome.latency, outcome.checkedAt, id);
+      .statement(
+        'UPDATE monitors SET health = ?, consecutive_failures = ?, last_status = ?, last_latency = ?, last_checked_at = ? WHERE id = ?',
+      )
+      .run(effect.health, effect.consecutiveFailures, effect.status, effect.latency, effect.checkedAt, id);
   }
 
   /** Deletes the monitor; its checks, page links and incident/maintenance links cascade. */

@@ -24,6 +24,13 @@ export type NotificationChannelRecord = {
 } & Record<EventFlag, boolean>;
 
 export type NewChannel = z.output<typeof createChannelSchema>;
+
+/** A channel as the delivery queue sees it: with its owner and whether it is a simulated demo channel. */
+export interface DeliveryChannel {
+  channel: NotificationChannelRecord;
+  organizationId: string;
+  simulated: boolean;
+}
 export type ChannelChanges = z.output<typeof updateChannelSchema>;
 
 /** Event flag to its column; literal names, so they are safe to splice into SQL. */
@@ -86,15 +93,23 @@ export class NotificationChannelRepository {
       .map(toChannel);
   }
 
-  insert(organizationId: string, input: NewChannel, now: Date): NotificationChannelRecord {
+  /** The channel by id alone (deliveries run outside any request). */
+  getForDelivery(id: string): DeliveryChannel | null {
+    const row = this.db.statement('SELECT * FROM notification_channels WHERE id = ?').get(id);
+    if (!row) return null;
+    return { channel: toChannel(row), organizationId: text(row, 'organization_id'), simulated: flag(row, 'simulated') };
+  }
+
+  /** `simulated` marks demo channels with made-up targets: their deliveries are recorded as skipped. */
+  insert(organizationId: string, input: NewChannel, now: Date, options: { simulated?: boolean } = {}): NotificationChannelRecord {
     const id = newId('chn');
     const timestamp = now.toISOString();
     const flagColumns = EVENT_FLAGS.map((name) => FLAG_COLUMNS[name]);
     this.db
       .statement(
         `INSERT INTO notification_channels (id, organization_id, name, type, webhook_url, recipient_email, enabled,
-           ${flagColumns.join(', ')}, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ${flagColumns.map(() => '?').join(', ')}, ?, ?)`,
+           ${flagColumns.join(', ')}, simulated, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ${flagColumns.map(() => '?').join(', ')}, ?, ?, ?)`,
       )
       .run(
         id,
@@ -105,6 +120,7 @@ export class NotificationChannelRepository {
         input.recipientEmail ?? null,
         bit(input.enabled),
         ...EVENT_FLAGS.map((name) => bit(input[name])),
+        bit(options.simulated ?? false),
         timestamp,
         timestamp,
       );
@@ -128,6 +144,8 @@ export class NotificationChannelRepository {
       const value = changes[name];
       if (value !== undefined) set(FLAG_COLUMNS[name], bit(value));
     }
+    // A target chosen through the API is a real one: the channel stops being a simulated demo channel.
+    if (changes.webhookUrl !== undefined || changes.recipientEmail !== undefined) set('simulated', 0);
     set('updated_at', now.toISOString());
     const result = this.db
       .connection.prepare(`UPDATE notification_channels SET ${assignments.join(', ')} WHERE organization_id = ? AND id = ?`)

@@ -1,5 +1,9 @@
+import { AutoIncidentRepository } from './auto-incidents.ts';
 import { CheckRepository } from './checks.ts';
 import { Database } from './database.ts';
+import { DeliveryRepository } from './deliveries.ts';
+import { DemoTargetRepository } from './demo-targets.ts';
+import { HealthCountRepository } from './health-counts.ts';
 import { IncidentRepository } from './incidents.ts';
 import { MaintenanceRepository } from './maintenance.ts';
 import { migrate } from './migrations.ts';
@@ -19,6 +23,10 @@ export class Store {
   readonly incidents: IncidentRepository;
   readonly maintenance: MaintenanceRepository;
   readonly notifications: NotificationChannelRepository;
+  readonly deliveries: DeliveryRepository;
+  readonly autoIncidents: AutoIncidentRepository;
+  readonly demoTargets: DemoTargetRepository;
+  readonly healthCounts: HealthCountRepository;
 
   private constructor(db: Database) {
     this.db = db;
@@ -30,6 +38,10 @@ export class Store {
     this.incidents = new IncidentRepository(db);
     this.maintenance = new MaintenanceRepository(db);
     this.notifications = new NotificationChannelRepository(db);
+    this.deliveries = new DeliveryRepository(db);
+    this.autoIncidents = new AutoIncidentRepository(db);
+    this.demoTargets = new DemoTargetRepository(db);
+    this.healthCounts = new HealthCountRepository(db);
   }
 
   /** Opens (creating if needed) and migrates the database at `path` (':memory:' for a throwaway one). */

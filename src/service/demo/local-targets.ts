@@ -1,0 +1,48 @@
+import type { Store } from '../store/store.ts';
+
+/** The demo's "Primary database" checks this TCP port on 127.0.0.1; nothing listens there until you open it. */
+export const DEMO_CLOSED_PORT = 4329;
+
+export interface DemoLocalTargets {
+  /** Base URL of the API itself, ending in /api/v1; the "Public API" monitor checks its /health. */
+  apiUrl: string;
+  /** Port of the demo's TCP monitor on 127.0.0.1. */
+  tcpPort: number;
+  /** Origin of the site; the "Website" monitor checks its /healthz. Null: not known, the monitor stays simulated. */
+  siteUrl: string | null;
+}
+
+/**
+ * Points the demo's local monitors at this machine (targets change between starts: ports, the site URL).
+ * Returns the ids of the monitors it touched, for the scheduler to pick up. A role whose monitor was
+ * deleted or given another target through the API is gone and left alone.
+ */
+export function pointDemoAtLocalTargets(store: Store, targets: DemoLocalTargets, now: Date): string[] {
+  return store.transaction(() => {
+    const touched: string[] = [];
+    const api = store.demoTargets.monitorFor('api');
+    if (api) {
+      store.demoTargets.pointAt(api, { url: `${targets.apiUrl}/health` }, now);
+      touched.push(api);
+    }
+    const port = store.demoTargets.monitorFor('closed_port');
+    if (port) {
+      store.demoTargets.pointAt(port, { host: '127.0.0.1', port: targets.tcpPort }, now);
+      touched.push(port);
+    }
+    const site = store.demoTargets.monitorFor('site');
+    if (site) {
+      if (targets.siteUrl) store.demoTargets.pointAt(site, { url: `${targets.siteUrl.replace(/\/+$/, '')}/healthz` }, now);
+      else store.demoTargets.simulate(site);
+      touched.push(site);
+    }
+    return touched;
+  });
+}
+
+/** Points the demo's "Website" monitor at the site's /healthz once the site listens. */
+export function pointDemoAtSite(store: Store, siteUrl: string, now: Date): string | null {
+  const site = store.demoTargets.monitorFor('site');
+  if (site) store.demoTargets.pointAt(site, { url: `${siteUrl.replace(/\/+$/, '')}/healthz` }, now);
+  return site;
+}

@@ -1,0 +1,71 @@
+import type { Region } from '../../contract/monitor.ts';
+import type { CheckOutcome } from '../checks/run-check.ts';
+import { incidentEvent, type ServiceEvent } from '../events/service-event.ts';
+import type { CheckRecord } from '../store/checks.ts';
+import type { Store } from '../store/store.ts';
+import { openAutoIncident, resolveAutoIncident } from './auto-incidents.ts';
+import { nextHealth } from './health-transition.ts';
+
+export interface RecordContext {
+  store: Store;
+  now: () => Date;
+  failureThreshold: number;
+}
+
+export interface RecordedCheck {
+  check: CheckRecord;
+  organizationId: string;
+  monitorName: string;
+  transition: 'down' | 'recovered' | null;
+  /** To emit after the transaction committed, in order. */
+  events: ServiceEvent[];
+}
+
+/**
+ * Stores one finished check and its consequences in one transaction: the check row, the monitor's
+ * latest status and debounced health, and the automatic incident it opens or resolves.
+ * Monitors that are paused or under maintenance raise no down/recovered events and open no incidents;
+ * a recovery still resolves the incident the engine opened. Returns null when the monitor is gone.
+ */
+export function recordCheckOutcome(
+  context: RecordContext,
+  monitorId: string,
+  input: { region: Region; checkedAt: string; outcome: CheckOutcome },
+): RecordedCheck | null {
+  const { store } = context;
+  return store.transaction(() => {
+    const state = store.monitors.getState(monitorId);
+    if (!state) return null;
+    const { monitor, organizationId } = state;
+    const at = context.now();
+    const check = store.checks.insert({
+      monitorId,
+      status: input.outcome.status,
+      latency: Math.max(0, Math.round(input.outcome.latencyMs)),
+      statusCode: input.outcome.statusCode,
+      region: input.region,
+      checkedAt: input.checkedAt,
+      error: input.outcome.error,
+    });
+    const step = nextHealth(state, check.status, context.failureThreshold);
+    store.monitors.recordCheck(monitorId, { status: check.status, latency: check.latency, checkedAt: check.checkedAt, ...step });
+
+    const events: ServiceEvent[] = [];
+    const alerting = monitor.currentStatus !== 'paused' && monitor.currentStatus !== 'maintenance';
+    const eventCheck = { region: check.region, latency: check.latency, statusCode: check.statusCode, error: check.error, checkedAt: check.checkedAt };
+    const about = { id: monitor.id, name: monitor.name, type: monitor.type };
+    if (step.transition === 'down' && alerting) {
+      events.push({ type: 'onMonitorDown', at: at.toISOString(), monitor: about, check: eventCheck, consecutiveFailures: step.consecutiveFailures });
+      if (monitor.autoIncidents) {
+        const incident = openAutoIncident(store, organizationId, monitor, check, step.consecutiveFailures, at);
+        if (incident) events.push(incidentEvent('onIncidentCreated', incident, at, true));
+      }
+    }
+    if (step.transition === 'recovered') {
+      if (alerting) events.push({ type: 'onMonitorRecovered', at: at.toISOString(), monitor: about, check: eventCheck, consecutiveFailures: 0 });
+      const resolved = resolveAutoIncident(store, organizationId, monitor, check, at);
+      if (resolved) events.push(incidentEvent('onIncidentResolved', resolved, at, true));
+    }
+    return { check, organizationId, monitorName: monitor.name, transition: step.transition, events };
+  });
+}

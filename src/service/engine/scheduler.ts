@@ -1,0 +1,185 @@
+import type { Region } from '../../contract/monitor.ts';
+import type { CheckOutcome, CheckTarget } from '../checks/run-check.ts';
+import type { Notifier } from '../events/notifier.ts';
+import type { SchedulableMonitor } from '../store/monitors.ts';
+import type { Store } from '../store/store.ts';
+import { checkTargetOf } from './check-target.ts';
+import { ConcurrencyLimiter } from './limiter.ts';
+import { recordCheckOutcome } from './record-check.ts';
+import type { Cancel, Timers } from './timers.ts';
+
+export interface SchedulerDeps {
+  store: Store;
+  now: () => Date;
+  log: (line: string) => void;
+  notifier: Notifier;
+  runCheck: (target: CheckTarget) => Promise<CheckOutcome>;
+  timers: Timers;
+  /** In [0, 1): where in its interval a job's first run falls. */
+  random: () => number;
+}
+
+export interface SchedulerSettings {
+  failureThreshold: number;
+  /** Checks running at once, across all monitors. */
+  concurrency: number;
+  /** Safety net: how often the whole schedule is compared with the database. */
+  resyncIntervalMs: number;
+}
+
+/** One monitor checked from one region, every `intervalMs`. */
+interface Job {
+  monitorId: string;
+  region: Region;
+  intervalMs: number;
+  nextAt: number;
+  cancel: Cancel;
+  busy: boolean;
+}
+
+interface MonitorJobs {
+  /** Interval and regions: a change of either reschedules the monitor; other edits are read at run time. */
+  shape: string;
+  jobs: Job[];
+}
+
+const shapeOf = (monitor: SchedulableMonitor): string => `${monitor.interval}|${monitor.regions.join(',')}`;
+
+/**
+ * Runs every active monitor from each of its regions at its interval. First runs fall at a random point
+ * of the interval, so a restart spreads checks instead of bursting; later runs keep a fixed rate. A job
+ * whose previous check is still running or waiting skips its turn; a bounded pool runs the checks, each
+ * with its own timeout, so a slow target only ever holds one slot. Handlers call `sync` after a change;
+ * a periodic resync catches anything else.
+ */
+export class Scheduler {
+  private readonly deps: SchedulerDeps;
+  private readonly settings: SchedulerSettings;
+  private readonly limiter: ConcurrencyLimiter;
+  private readonly monitors = new Map<string, MonitorJobs>();
+  private cancelResync: Cancel | null = null;
+  private stopped = true;
+
+  constructor(deps: SchedulerDeps, settings: SchedulerSettings) {
+    this.deps = deps;
+    this.settings = settings;
+    this.limiter = new ConcurrencyLimiter(settings.concurrency);
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.resync();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.cancelResync?.();
+    this.cancelResync = null;
+    for (const id of [...this.monitors.keys()]) this.unschedule(id);
+    this.limiter.clear();
+  }
+
+  /** Number of (monitor, region) jobs scheduled; for tests and diagnostics. */
+  get jobCount(): number {
+    let count = 0;
+    for (const entry of this.monitors.values()) count += entry.jobs.length;
+    return count;
+  }
+
+  /** Brings one monitor's jobs in line with the database (created, edited, paused, resumed or deleted). */
+  sync(monitorId: string): void {
+    if (this.stopped) return;
+    const state = this.deps.store.monitors.getState(monitorId);
+    if (!state || !state.monitor.active || state.simulated) {
+      this.unschedule(monitorId);
+      return;
+    }
+    this.ensure({ id: monitorId, interval: state.monitor.interval, regions: state.monitor.regions });
+  }
+
+  /** Compares the whole schedule with the database, then arms the next resync. */
+  resync(): void {
+    if (this.stopped) return;
+    this.cancelResync?.();
+    try {
+      const wanted = this.deps.store.monitors.schedulable();
+      const ids = new Set(wanted.map((monitor) => monitor.id));
+      for (const id of [...this.monitors.keys()]) if (!ids.has(id)) this.unschedule(id);
+      for (const monitor of wanted) this.ensure(monitor);
+    } catch (error) {
+      this.deps.log(`scheduler resync failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    this.cancelResync = this.deps.timers.after(this.settings.resyncIntervalMs, () => this.resync());
+  }
+
+  private ensure(monitor: SchedulableMonitor): void {
+    const shape = shapeOf(monitor);
+    if (this.monitors.get(monitor.id)?.shape === shape) return;
+    this.unschedule(monitor.id);
+    const intervalMs = monitor.interval * 1000;
+    const now = this.deps.now().getTime();
+    const jobs = monitor.regions.map((region): Job => {
+      const job: Job = { monitorId: monitor.id, region, intervalMs, nextAt: now + Math.floor(this.deps.random() * intervalMs), cancel: () => undefined, busy: false };
+      this.arm(job);
+      return job;
+    });
+    this.monitors.set(monitor.id, { shape, jobs });
+  }
+
+  private unschedule(monitorId: string): void {
+    const entry = this.monitors.get(monitorId);
+    if (!entry) return;
+    for (const job of entry.jobs) job.cancel();
+    this.monitors.delete(monitorId);
+  }
+
+  private isCurrent(job: Job): boolean {
+    return !this.stopped && (this.monitors.get(job.monitorId)?.jobs.includes(job) ?? false);
+  }
+
+  private arm(job: Job): void {
+    job.cancel = this.deps.timers.after(job.nextAt - this.deps.now().getTime(), () => this.due(job));
+  }
+
+  private due(job: Job): void {
+    if (!this.isCurrent(job)) return;
+    const now = this.deps.now().getTime();
+    // Fixed rate; after a stall (suspended machine, clock jump) continue from now instead of catching up.
+    job.nextAt = job.nextAt + job.intervalMs > now ? job.nextAt + job.intervalMs : now + job.intervalMs;
+    this.arm(job);
+    if (job.busy) return;
+    job.busy = true;
+    this.limiter.run(async () => {
+      try {
+        await this.execute(job);
+      } finally {
+        job.busy = false;
+      }
+    });
+  }
+
+  private async execute(job: Job): Promise<void> {
+    if (!this.isCurrent(job)) return;
+    const state = this.deps.store.monitors.getState(job.monitorId);
+    if (!state || !state.monitor.active || state.simulated) {
+      this.sync(job.monitorId);
+      return;
+    }
+    const checkedAt = this.deps.now().toISOString();
+    const outcome = await this.deps.runCheck(checkTargetOf(state.monitor));
+    // Paused, deleted or rescheduled while the check ran: its result no longer belongs anywhere.
+    if (!this.isCurrent(job)) return;
+    try {
+      const recorded = recordCheckOutcome(
+        { store: this.deps.store, now: this.deps.now, failureThreshold: this.settings.failureThreshold },
+        job.monitorId,
+        { region: job.region, checkedAt, outcome },
+      );
+      if (!recorded) return;
+      if (recorded.transition) this.deps.log(`monitor ${JSON.stringify(recorded.monitorName)} is ${recorded.transition === 'down' ? 'down' : 'up again'} (check from ${job.region})`);
+      for (const event of recorded.events) this.deps.notifier.emit(recorded.organizationId, event);
+    } catch (error) {
+      this.deps.log(`recording a check of monitor ${job.monitorId} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}

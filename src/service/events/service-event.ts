@@ -1,0 +1,79 @@
+import type { IncidentRecord } from '../store/incidents.ts';
+import type { MaintenanceRecord } from '../store/maintenance.ts';
+
+/** The check that moved a monitor across its threshold. */
+export interface EventCheck {
+  region: string;
+  latency: number;
+  statusCode: number | null;
+  error: string | null;
+  checkedAt: string;
+}
+
+export interface MonitorEvent {
+  type: 'onMonitorDown' | 'onMonitorRecovered';
+  at: string;
+  monitor: { id: string; name: string; type: string };
+  check: EventCheck;
+  /** Failed checks in a row when the monitor went down (0 on recovery). */
+  consecutiveFailures: number;
+}
+
+export interface IncidentEvent {
+  type: 'onIncidentCreated' | 'onIncidentUpdated' | 'onIncidentResolved';
+  at: string;
+  incident: { id: string; title: string; status: string; severity: string; message: string; monitors: string[] };
+  /** Opened or resolved by the engine rather than through the API. */
+  automatic: boolean;
+}
+
+export interface MaintenanceEvent {
+  type: 'onMaintenanceScheduled' | 'onMaintenanceStarted' | 'onMaintenanceCompleted';
+  at: string;
+  window: { id: string; title: string; description: string | null; scheduledStart: string; scheduledEnd: string; monitors: string[] };
+  /** Moved by its scheduled time (the engine) rather than through the API. */
+  automatic: boolean;
+}
+
+/** Something that happened in an organization; each kind matches one channel flag. */
+export type ServiceEvent = MonitorEvent | IncidentEvent | MaintenanceEvent;
+
+export function incidentEvent(type: IncidentEvent['type'], incident: IncidentRecord, at: Date, automatic = false): IncidentEvent {
+  return {
+    type,
+    at: at.toISOString(),
+    incident: {
+      id: incident.id,
+      title: incident.title,
+      status: incident.status,
+      severity: incident.severity,
+      // The timeline is newest first: the update that caused this event.
+      message: incident.updates[0]?.message ?? '',
+      monitors: incident.monitors.map((item) => item.monitor.name),
+    },
+    automatic,
+  };
+}
+
+export function maintenanceEvent(type: MaintenanceEvent['type'], window: MaintenanceRecord, at: Date, automatic = false): MaintenanceEvent {
+  return {
+    type,
+    at: at.toISOString(),
+    window: {
+      id: window.id,
+      title: window.title,
+      description: window.description,
+      scheduledStart: window.scheduledStart,
+      scheduledEnd: window.scheduledEnd,
+      monitors: window.monitors.map((item) => item.monitor.name),
+    },
+    automatic,
+  };
+}
+
+/** A short name of what the event is about, for log lines. */
+export function eventSubject(event: ServiceEvent): string {
+  if ('monitor' in event) return event.monitor.name;
+  if ('incident' in event) return event.incident.title;
+  return event.window.title;
+}

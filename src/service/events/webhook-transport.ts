@@ -1,0 +1,62 @@
+import { Agent, request } from 'undici';
+import { isTimeoutError, knownNetworkMessage, redact } from '../checks/describe-network-error.ts';
+import { retryableHttpStatus, type AttemptResult } from './attempt-result.ts';
+
+const USER_AGENT = 'Porchlight-Notifier/1.0';
+
+/** Parts of a webhook URL that can carry its secret token, for scrubbing error text. */
+function secretsOf(url: string): string[] {
+  const secrets = [url];
+  if (URL.canParse(url)) {
+    const parsed = new URL(url);
+    secrets.push(parsed.pathname + parsed.search, parsed.pathname, parsed.search, parsed.username, parsed.password);
+  }
+  return secrets.filter((secret) => secret.length >= 3).sort((a, b) => b.length - a.length);
+}
+
+function describe(err: unknown, timeoutMs: number, url: string): string {
+  if (isTimeoutError(err)) return `timed out after ${timeoutMs} ms`;
+  const known = knownNetworkMessage(err);
+  if (known !== null) return known;
+  const raw = err instanceof Error ? err.message : String(err);
+  return redact(raw, secretsOf(url)).slice(0, 300) || 'request failed';
+}
+
+/**
+ * POSTs JSON to chat webhooks. One keep-alive pool for all channels; redirects are not followed
+ * (a webhook that redirects is misconfigured). The URL never appears in a result or a log line.
+ */
+export class WebhookTransport {
+  private readonly agent: Agent;
+  private readonly timeoutMs: number;
+
+  constructor(timeoutMs: number) {
+    this.timeoutMs = timeoutMs;
+    this.agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  }
+
+  async post(url: string, payload: unknown, headers: Record<string, string>, signal: AbortSignal): Promise<AttemptResult> {
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+      return { outcome: 'failed', statusCode: null, error: 'webhook URL is not an http(s) URL', retryable: false };
+    }
+    try {
+      const response = await request(url, {
+        method: 'POST',
+        dispatcher: this.agent,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': USER_AGENT, ...headers },
+        body: JSON.stringify(payload),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(this.timeoutMs)]),
+      });
+      await response.body.dump();
+      const status = response.statusCode;
+      if (status >= 200 && status < 300) return { outcome: 'delivered', statusCode: status };
+      return { outcome: 'failed', statusCode: status, error: `webhook answered HTTP ${status}`, retryable: retryableHttpStatus(status) };
+    } catch (err) {
+      return { outcome: 'failed', statusCode: null, error: describe(err, this.timeoutMs, url), retryable: true };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.destroy();
+  }
+}
