@@ -7,7 +7,7 @@ import http from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { startService, type DemoInfo, type RunningService } from '../service/index.ts';
+import type { DemoInfo, RunningService } from '../service/index.ts';
 import { ConfigError } from '../site/config.ts';
 import type { LauncherConfig } from './config.ts';
 import { loadSiteHandler } from './site-handler.ts';
@@ -25,7 +25,9 @@ export interface RunningPorchlight {
 async function startEmbeddedService(config: LauncherConfig): Promise<RunningService> {
   const { DATABASE_PATH, API_PORT, SEED_DEMO } = config.launcher;
   if (DATABASE_PATH !== ':memory:') mkdirSync(dirname(DATABASE_PATH), { recursive: true });
-  return startService({ databasePath: DATABASE_PATH, host: '127.0.0.1', port: API_PORT, seedDemo: SEED_DEMO });
+  // Loaded only when used: a site pointed at an external API carries none of the service's code.
+  const { readEngineConfig, startService } = await import('../service/index.ts');
+  return startService({ databasePath: DATABASE_PATH, host: '127.0.0.1', port: API_PORT, seedDemo: SEED_DEMO, ...readEngineConfig(process.env) });
 }
 
 /** Where the site finds its API: the configured one, or the embedded service started here. */
@@ -80,13 +82,15 @@ export async function startPorchlight(config: LauncherConfig): Promise<RunningPo
     upstream: site.origin,
     freshMs: config.launcher.PAGE_CACHE_SECONDS * 1000,
     maxEntries: 2_000,
-    maxBytes: 128 * 1024 * 1024,
+    maxBytes: 64 * 1024 * 1024,
   });
   const server = http.createServer(front.handle);
   server.keepAliveTimeout = 65_000;
   await listen(server, config.launcher.PORT, config.launcher.HOST);
   const { port } = server.address() as AddressInfo;
   const host = config.launcher.HOST.includes(':') ? `[${config.launcher.HOST}]` : config.launcher.HOST;
+  // The demo's "Website" monitor checks this very site's /healthz.
+  embedded?.setDemoSiteUrl(`http://127.0.0.1:${port}/`);
 
   return {
     siteUrl: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`,

@@ -2,9 +2,24 @@
 
 export type Coding = 'br' | 'gzip' | 'identity';
 
-/** Brotli, then gzip, when the client accepts them (q=0 refuses); identity otherwise. */
+const negotiated = new Map<string, Coding>();
+const MAX_REMEMBERED = 256;
+
+/**
+ * Brotli, then gzip, when the client accepts them (q=0 refuses); identity otherwise.
+ * Clients send a handful of distinct headers, so answers are remembered (bounded).
+ */
 export function negotiateCoding(acceptEncoding: string | string[] | undefined): Coding {
   const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding ?? '';
+  const known = negotiated.get(header);
+  if (known) return known;
+  const coding = parseAcceptEncoding(header);
+  if (negotiated.size >= MAX_REMEMBERED) negotiated.clear();
+  negotiated.set(header, coding);
+  return coding;
+}
+
+function parseAcceptEncoding(header: string): Coding {
   const accepted = new Map<string, number>();
   for (const part of header.split(',')) {
     const [name = '', ...params] = part.trim().toLowerCase().split(';');

@@ -9,9 +9,9 @@ import { pipeline } from 'node:stream/promises';
 import { createBrotliCompress, createGzip } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { Pool } from 'undici';
-import { etagFor, matchesIfNoneMatch, negotiateCoding } from './encoding.ts';
-import { isStorable, pageSize, renderedPage, replayableHeaders, type RenderedPage } from './rendered-page.ts';
-import { cacheKey } from './request-key.ts';
+import { matchesIfNoneMatch, negotiateCoding } from './encoding.ts';
+import { encode, isStorable, pageSize, renderedPage, replayableHeaders, type RenderedPage } from './rendered-page.ts';
+import { cacheTarget } from './request-key.ts';
 
 export interface FrontOptions {
   /** Origin of the internal Astro server, e.g. http://127.0.0.1:40123 */
@@ -82,34 +82,26 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     fetchMethod: (_key, stale, { context }) => render(context, stale !== undefined),
   });
 
+  /** The hot path: every header was worked out when the page was stored. */
   function sendPage(request: IncomingMessage, response: ServerResponse, page: RenderedPage): void {
-    const coding = negotiateCoding(request.headers['accept-encoding']);
-    const headers: Record<string, string> = {
-      ...page.headers,
-      etag: etagFor(page.bodyHash, coding),
-      vary: 'Accept-Encoding',
-      age: String(Math.max(0, Math.floor((now() - page.storedAt) / 1000))),
-    };
-    if (matchesIfNoneMatch(request.headers['if-none-match'], page.bodyHash)) {
-      response.writeHead(304, headers);
+    const variant = page.variants[negotiateCoding(request.headers['accept-encoding'])];
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (ifNoneMatch !== undefined && matchesIfNoneMatch(ifNoneMatch, page.bodyHash)) {
+      response.writeHead(304, variant.notModifiedHeaders);
       response.end();
       return;
     }
-    if (coding !== 'identity') headers['content-encoding'] = coding;
-    const body = page.bodies[coding];
-    headers['content-length'] = String(body.length);
-    response.writeHead(page.status, headers);
-    response.end(request.method === 'HEAD' ? undefined : body);
+    response.writeHead(page.status, variant.headers);
+    response.end(request.method === 'HEAD' ? undefined : variant.body);
   }
 
   function sendUncached(request: IncomingMessage, response: ServerResponse, answer: NonNullable<RenderContext['uncached']>): void {
     const coding = COMPRESSIBLE.test(answer.headers['content-type'] ?? '') ? negotiateCoding(request.headers['accept-encoding']) : 'identity';
-    const page = renderedPage(answer.status, answer.headers, answer.body, now());
-    const headers: Record<string, string> = { ...answer.headers, vary: 'Accept-Encoding' };
+    const body = encode(answer.body, coding);
+    const headers: Record<string, string> = { ...answer.headers, vary: 'Accept-Encoding', 'content-length': String(body.length) };
     if (coding !== 'identity') headers['content-encoding'] = coding;
-    headers['content-length'] = String(page.bodies[coding].length);
     response.writeHead(answer.status, headers);
-    response.end(request.method === 'HEAD' ? undefined : page.bodies[coding]);
+    response.end(request.method === 'HEAD' ? undefined : body);
   }
 
   /** Anything the cache does not answer goes to the site as it came, compressed on the way back. */
@@ -145,10 +137,10 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const key = options.freshMs > 0 ? cacheKey(request) : null;
-    if (key === null) return passThrough(request, response);
-    const context: RenderContext = { path: request.url ?? '/', host: request.headers.host ?? '' };
-    const page = await cache.fetch(key, { context }).catch(() => undefined);
+    const target = options.freshMs > 0 ? cacheTarget(request) : null;
+    if (target === null) return passThrough(request, response);
+    const context: RenderContext = { path: target.path, host: request.headers.host ?? '' };
+    const page = await cache.fetch(target.key, { context }).catch(() => undefined);
     if (page) return sendPage(request, response, page);
     if (context.uncached) return sendUncached(request, response, context.uncached);
     return passThrough(request, response);

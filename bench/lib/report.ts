@@ -1,0 +1,93 @@
+/** The benchmark's figures as Markdown, written between markers in docs/benchmarks.md. */
+import type { LoadResult } from './load.ts';
+
+export interface BenchReport {
+  date: string;
+  machine: string;
+  generator: string;
+  runSeconds: number;
+  runs: number;
+  throughput: { connections: number; porchlight: LoadResult; nginx: LoadResult | null }[];
+  apiUse: { seconds: number; refreshes: number; requests: number; perRefresh: number; bound: number; load: LoadResult };
+  outage: { load: LoadResult; staleNoticeShown: boolean; baselineP99Ms: number };
+  rssMiB: number;
+  pageWeight: { htmlBytes: number; htmlGzipBytes: number; cssGzipBytes: number };
+  durationSeconds: number;
+}
+
+const START = '<!-- results:start -->';
+const END = '<!-- results:end -->';
+
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
+
+export function resultsSection(report: BenchReport): string {
+  const rows = report.throughput.map(({ connections, porchlight, nginx }) => {
+    const ratio = nginx ? (porchlight.requestsPerSecond / nginx.requestsPerSecond).toFixed(2) : 'n/a';
+    const nginxCells = nginx ? `${nginx.requestsPerSecond} | ${ms(nginx.p50Ms)} | ${ms(nginx.p99Ms)}` : 'n/a | n/a | n/a';
+    return `| ${connections} | ${porchlight.requestsPerSecond} | ${ms(porchlight.p50Ms)} | ${ms(porchlight.p99Ms)} | ${porchlight.errors + porchlight.non2xx} | ${nginxCells} | ${ratio} |`;
+  });
+  const at100 = report.throughput.find((row) => row.connections === 100);
+  const ratio100 = at100?.nginx ? at100.porchlight.requestsPerSecond / at100.nginx.requestsPerSecond : Number.NaN;
+  const { apiUse, outage, pageWeight } = report;
+  const outageFailures = outage.load.errors + outage.load.non2xx;
+  return [
+    START,
+    `Measured ${report.date} on ${report.machine}; load by ${report.generator}; throughput rows are medians of ${report.runs} runs of ${report.runSeconds} s, Porchlight and nginx interleaved. The whole run took ${report.durationSeconds} s.`,
+    '',
+    '### Warm throughput of the demo status page (`/acme`, gzip)',
+    '',
+    '| Connections | Porchlight req/s | p50 | p99 | errors | nginx req/s | p50 | p99 | ratio |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    '### Targets',
+    '',
+    '| Target | Measured | Verdict |',
+    '|---|---|---|',
+    `| Throughput ≥ 0.5 × nginx at 100 connections | ${Number.isNaN(ratio100) ? 'n/a' : ratio100.toFixed(2)} | ${Number.isNaN(ratio100) ? 'n/a' : verdict(ratio100 >= 0.5)} |`,
+    `| p99 < 20 ms at 100 connections, zero errors | ${at100 ? `${ms(at100.porchlight.p99Ms)}, ${at100.porchlight.errors + at100.porchlight.non2xx} errors` : 'n/a'} | ${at100 ? verdict(at100.porchlight.p99Ms < 20 && at100.porchlight.errors + at100.porchlight.non2xx === 0) : 'n/a'} |`,
+    `| API requests in ${apiUse.seconds} s at 100 connections ≤ (30 s / 30 s + 1) × ${apiUse.perRefresh} per refresh = ${apiUse.bound} | ${apiUse.requests} in ${apiUse.refreshes} refreshes (${apiUse.load.requests} page views) | ${verdict(apiUse.requests <= apiUse.bound)} |`,
+    `| API stopped mid-run: zero 5xx, every page served | ${outageFailures} errors or non-2xx of ${outage.load.requests}; stale notice shown: ${outage.staleNoticeShown ? 'yes' : 'no'} | ${verdict(outageFailures === 0 && outage.staleNoticeShown)} |`,
+    `| API stopped mid-run: latency unchanged within noise | p99 ${ms(outage.load.p99Ms)} vs ${ms(outage.baselineP99Ms)} warm | ${verdict(outage.load.p99Ms < Math.max(2 * outage.baselineP99Ms, 20))} |`,
+    `| Resident memory after the load < 200 MB | ${report.rssMiB} MiB | ${verdict(report.rssMiB < 200)} |`,
+    `| Page weight: HTML + CSS < 30 KB gzipped | ${pageWeight.htmlGzipBytes} + ${pageWeight.cssGzipBytes} = ${pageWeight.htmlGzipBytes + pageWeight.cssGzipBytes} bytes (HTML ${pageWeight.htmlBytes} bytes uncompressed) | ${verdict(pageWeight.htmlGzipBytes + pageWeight.cssGzipBytes < 30 * 1024)} |`,
+    END,
+  ].join('\n');
+}
+
+const TEMPLATE = `# Benchmarks
+
+\`npm run bench\` builds the site and measures the demo status page under load. Everything runs on
+this machine over loopback; the load comes from a separate process (wrk with one thread when
+installed, else autocannon), each run bounded in time. The script installs wrk and nginx from
+Debian's packages when they are missing and it runs as root.
+
+What it does, in order:
+
+1. Starts the API alone (\`node src/service/main.ts\`, demo data in a temporary SQLite file) and
+   Porchlight pointed at it (\`STATUS_API_URL\`), as two processes, like a real deployment.
+2. Warms \`/acme\`, saves its HTML and its gzip bytes, and starts nginx (one worker, as Node serves
+   on one thread) serving those same bytes from files (\`gzip_static\`).
+3. Warm throughput: ${'$'}{RUNS} runs of 5 s at 10 and at 100 connections, Porchlight and nginx
+   interleaved; the table shows medians and the ratio of the medians.
+4. API use: 30 s at 100 connections with the default 30 s data freshness, counting the API
+   requests Porchlight logs per refresh.
+5. Outage: 20 s at 100 connections; the API process is killed after 7 s.
+6. Resident memory of the Porchlight process after all of that, and the page's weight.
+
+Numbers on a shared 2-core machine are noisy: compare ratios from one run, not absolute figures
+across runs.
+
+## Latest results
+
+${START}
+${END}
+`;
+
+export function renderReport(report: BenchReport, existing: string): string {
+  const document = existing.includes(START) && existing.includes(END) ? existing : TEMPLATE.replace('${RUNS}', String(report.runs));
+  const before = document.slice(0, document.indexOf(START));
+  const after = document.slice(document.indexOf(END) + END.length);
+  return `${before}${resultsSection(report)}${after}`;
+}

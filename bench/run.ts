@@ -1,0 +1,127 @@
+/**
+ * `npm run bench`: Porchlight's demo status page under load from a separate process on loopback,
+ * side by side with nginx serving the same bytes from a file, in one run. Writes
+ * docs/benchmarks.md and bench/results/latest.json. Bounded: about three minutes.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadGenerator, median, runLoad, type LoadResult } from './lib/load.ts';
+import { residentMiB, root, startApi, startNginx, startPorchlight } from './lib/processes.ts';
+import { renderReport, type BenchReport } from './lib/report.ts';
+
+const RUNS = 3;
+const RUN_SECONDS = 5;
+const NGINX_PORT = 4390;
+
+function ensureTools(): { nginx: boolean } {
+  const has = (command: string) => {
+    try {
+      execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const missing = ['wrk', 'nginx'].filter((tool) => !has(tool));
+  if (missing.length > 0 && process.getuid?.() === 0) {
+    console.log(`bench: installing ${missing.join(', ')} from Debian's packages`);
+    try {
+      execFileSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
+      execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    } catch {
+      console.log('bench: could not install them; continuing with what is here');
+    }
+  }
+  return { nginx: has('nginx') };
+}
+
+async function fetchBytes(url: string, gzip: boolean): Promise<Buffer> {
+  const { request } = await import('undici');
+  const response = await request(url, { headers: gzip ? { 'accept-encoding': 'gzip' } : { 'accept-encoding': 'identity' } });
+  return Buffer.from(await response.body.arrayBuffer());
+}
+
+function summarize(results: LoadResult[]): LoadResult {
+  return {
+    requestsPerSecond: Math.round(median(results.map((result) => result.requestsPerSecond))),
+    p50Ms: median(results.map((result) => result.p50Ms)),
+    p99Ms: median(results.map((result) => result.p99Ms)),
+    errors: results.reduce((sum, result) => sum + result.errors, 0),
+    non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
+    requests: results.reduce((sum, result) => sum + result.requests, 0),
+  };
+}
+
+const apiRequestsIn = (lines: string[]) =>
+  lines.filter((line) => line.includes('refreshed status data')).map((line) => Number(/with (\d+) API requests/.exec(line)?.[1] ?? 0));
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const tools = ensureTools();
+  const generator = await loadGenerator();
+  const dbDir = await mkdtemp(path.join(tmpdir(), 'porchlight-bench-'));
+  const api = await startApi(path.join(dbDir, 'bench.db'));
+  const site = await startPorchlight(api.url, api.key);
+  const pageUrl = `${site.url}/acme`;
+  try {
+    for (let warm = 0; warm < 3; warm += 1) await fetchBytes(pageUrl, true);
+    const html = await fetchBytes(pageUrl, false);
+    const gzipped = await fetchBytes(pageUrl, true);
+    const cssPath = /href="(\/_astro\/[^"]+\.css)"/.exec(html.toString())?.[1];
+    const cssGzip = cssPath ? await fetchBytes(`${site.url}${cssPath}`, true) : Buffer.alloc(0);
+    const nginx = tools.nginx ? await startNginx(html, gzipped, NGINX_PORT) : null;
+
+    const throughput: BenchReport['throughput'] = [];
+    for (const connections of [10, 100]) {
+      const porchlightRuns: LoadResult[] = [];
+      const nginxRuns: LoadResult[] = [];
+      for (let run = 0; run < RUNS; run += 1) {
+        porchlightRuns.push(await runLoad(pageUrl, connections, RUN_SECONDS));
+        if (nginx) nginxRuns.push(await runLoad(nginx.url, connections, RUN_SECONDS));
+      }
+      throughput.push({ connections, porchlight: summarize(porchlightRuns), nginx: nginx ? summarize(nginxRuns) : null });
+    }
+
+    const freshSeconds = 30;
+    const before = apiRequestsIn(site.lines).length;
+    const sustained = await runLoad(pageUrl, 100, 30);
+    const refreshes = apiRequestsIn(site.lines).slice(before);
+    const perRefresh = Math.max(...refreshes, 0);
+    const apiUse = { seconds: 30, refreshes: refreshes.length, requests: refreshes.reduce((sum, count) => sum + count, 0), perRefresh, bound: (30 / freshSeconds + 1) * perRefresh, load: sustained };
+
+    const outageRun = runLoad(pageUrl, 100, 20);
+    await new Promise((resolve) => setTimeout(resolve, 7_000));
+    await api.stop();
+    const outage = await outageRun;
+    const staleNoticeShown = (await fetchBytes(pageUrl, false)).toString().includes('Live data unavailable');
+
+    const rssMiB = await residentMiB(site.child.pid!);
+    await nginx?.stop();
+
+    const report: BenchReport = {
+      date: new Date().toISOString(),
+      machine: `${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`,
+      generator,
+      runSeconds: RUN_SECONDS,
+      runs: RUNS,
+      throughput,
+      apiUse,
+      outage: { load: outage, staleNoticeShown, baselineP99Ms: throughput.find((row) => row.connections === 100)!.porchlight.p99Ms },
+      rssMiB,
+      pageWeight: { htmlBytes: html.length, htmlGzipBytes: gzipped.length, cssGzipBytes: cssGzip.length },
+      durationSeconds: Math.round((Date.now() - started) / 1000),
+    };
+    await mkdir(path.join(root, 'bench/results'), { recursive: true });
+    await writeFile(path.join(root, 'bench/results/latest.json'), JSON.stringify(report, null, 2));
+    const markdown = renderReport(report, await readFile(path.join(root, 'docs/benchmarks.md'), 'utf8').catch(() => ''));
+    await writeFile(path.join(root, 'docs/benchmarks.md'), markdown);
+    console.log(markdown);
+  } finally {
+    await site.stop();
+    await api.stop();
+  }
+}
+
+await main();
