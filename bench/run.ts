@@ -14,6 +14,8 @@ import { renderReport, type BenchReport } from './lib/report.ts';
 const RUNS = 3;
 const RUN_SECONDS = 5;
 const NGINX_PORT = 4390;
+/** Data freshness for the run: short enough that the outage outlives it and shows the stale notice. */
+const FRESH_SECONDS = 10;
 
 function ensureTools(): { nginx: boolean } {
   const has = (command: string) => {
@@ -63,7 +65,7 @@ async function main(): Promise<void> {
   const generator = await loadGenerator();
   const dbDir = await mkdtemp(path.join(tmpdir(), 'porchlight-bench-'));
   const api = await startApi(path.join(dbDir, 'bench.db'));
-  const site = await startPorchlight(api.url, api.key);
+  const site = await startPorchlight(api.url, api.key, FRESH_SECONDS);
   const pageUrl = `${site.url}/acme`;
   try {
     for (let warm = 0; warm < 3; warm += 1) await fetchBytes(pageUrl, true);
@@ -84,15 +86,15 @@ async function main(): Promise<void> {
       throughput.push({ connections, porchlight: summarize(porchlightRuns), nginx: nginx ? summarize(nginxRuns) : null });
     }
 
-    const freshSeconds = 30;
     const before = apiRequestsIn(site.lines).length;
     const sustained = await runLoad(pageUrl, 100, 30);
     const refreshes = apiRequestsIn(site.lines).slice(before);
     const perRefresh = Math.max(...refreshes, 0);
-    const apiUse = { seconds: 30, refreshes: refreshes.length, requests: refreshes.reduce((sum, count) => sum + count, 0), perRefresh, bound: (30 / freshSeconds + 1) * perRefresh, load: sustained };
+    const apiUse = { seconds: 30, refreshes: refreshes.length, requests: refreshes.reduce((sum, count) => sum + count, 0), perRefresh, bound: (30 / FRESH_SECONDS + 1) * perRefresh, freshSeconds: FRESH_SECONDS, load: sustained };
 
-    const outageRun = runLoad(pageUrl, 100, 20);
-    await new Promise((resolve) => setTimeout(resolve, 7_000));
+    // The outage outlives the data's freshness, so refreshes fail and stale data is served.
+    const outageRun = runLoad(pageUrl, 100, 25);
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
     await api.stop();
     const outage = await outageRun;
     const staleNoticeShown = (await fetchBytes(pageUrl, false)).toString().includes('Live data unavailable');
