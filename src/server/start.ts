@@ -26,8 +26,15 @@ async function startEmbeddedService(config: LauncherConfig): Promise<RunningServ
   const { DATABASE_PATH, API_PORT, SEED_DEMO } = config.launcher;
   if (DATABASE_PATH !== ':memory:') mkdirSync(dirname(DATABASE_PATH), { recursive: true });
   // Loaded only when used: a site pointed at an external API carries none of the service's code.
-  const { readEngineConfig, startService } = await import('../service/index.ts');
-  return startService({ databasePath: DATABASE_PATH, host: '127.0.0.1', port: API_PORT, seedDemo: SEED_DEMO, ...readEngineConfig(process.env) });
+  const { readEngineConfig, readLimitsConfig, startService } = await import('../service/index.ts');
+  return startService({
+    databasePath: DATABASE_PATH,
+    host: '127.0.0.1',
+    port: API_PORT,
+    seedDemo: SEED_DEMO,
+    ...readLimitsConfig(process.env),
+    ...readEngineConfig(process.env),
+  });
 }
 
 /** Where the site finds its API: the configured one, or the embedded service started here. */

@@ -97,10 +97,29 @@ export function readEngineConfig(env: Env): EngineConfig {
   };
 }
 
+export interface LimitsConfig {
+  rateLimits: RateLimits;
+  maxBodyBytes: number;
+}
+
 /**
- * Reads the service's settings (and the engine's, see readEngineConfig): PORT (4322), HOST (127.0.0.1), DATABASE_PATH (./data/porchlight.db),
- * SEED_DEMO (true), RATE_LIMIT_FREE (120), RATE_LIMIT_PRO (600), RATE_LIMIT_WINDOW_SECONDS (60),
- * MAX_BODY_BYTES (1048576).
+ * The request limits, shared by `npm run api` and the launcher: RATE_LIMIT_FREE (120),
+ * RATE_LIMIT_PRO (600), RATE_LIMIT_WINDOW_SECONDS (60), MAX_BODY_BYTES (1048576).
+ */
+export function readLimitsConfig(env: Env): LimitsConfig {
+  return {
+    rateLimits: {
+      free: integer(env, 'RATE_LIMIT_FREE', DEFAULT_RATE_LIMITS.free, 1, 1_000_000),
+      pro: integer(env, 'RATE_LIMIT_PRO', DEFAULT_RATE_LIMITS.pro, 1, 1_000_000),
+      windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', DEFAULT_RATE_LIMITS.windowSeconds, 1, 86_400),
+    },
+    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES, 1024, 100 * 1024 * 1024),
+  };
+}
+
+/**
+ * Reads the service's settings (and the engine's and limits', see readEngineConfig and
+ * readLimitsConfig): PORT (4322), HOST (127.0.0.1), DATABASE_PATH (./data/porchlight.db), SEED_DEMO (true).
  */
 export function readConfig(env: Env): ServiceConfig {
   return {
@@ -108,12 +127,7 @@ export function readConfig(env: Env): ServiceConfig {
     host: nonEmpty(env, 'HOST', '127.0.0.1'),
     databasePath: nonEmpty(env, 'DATABASE_PATH', DEFAULT_DATABASE_PATH),
     seedDemo: boolean(env, 'SEED_DEMO', true),
-    rateLimits: {
-      free: integer(env, 'RATE_LIMIT_FREE', DEFAULT_RATE_LIMITS.free, 1, 1_000_000),
-      pro: integer(env, 'RATE_LIMIT_PRO', DEFAULT_RATE_LIMITS.pro, 1, 1_000_000),
-      windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', DEFAULT_RATE_LIMITS.windowSeconds, 1, 86_400),
-    },
-    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES, 1024, 100 * 1024 * 1024),
+    ...readLimitsConfig(env),
     ...readEngineConfig(env),
   };
 }

@@ -20,7 +20,7 @@ export { DEFAULT_MAX_BODY_BYTES } from './http/body.ts';
 export { Store } from './store/store.ts';
 export type { SmtpSettings } from './events/email-transport.ts';
 export type { Timers, Cancel } from './engine/timers.ts';
-export { readEngineConfig, type EngineConfig } from './config.ts';
+export { readEngineConfig, readLimitsConfig, type EngineConfig, type LimitsConfig } from './config.ts';
 export { DEMO_CLOSED_PORT } from './demo/local-targets.ts';
 export type { EngineOptions, MonitoringOptions, NotificationOptions } from './monitoring.ts';
 

@@ -45,6 +45,9 @@ test.describe('the demo status page', () => {
     await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', 'mailto:support@acme.example');
     const brand = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--pl-brand').trim());
     expect(brand).toBe('#5b21b6');
+    // The owner's customCss comes after the theme and wins.
+    const radius = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--pl-radius').trim());
+    expect(radius).toBe('10px');
   });
 
   test('lists recent past incidents linking to their permalinks', async ({ page }) => {

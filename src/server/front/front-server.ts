@@ -30,6 +30,7 @@ export interface FrontHandler {
 }
 
 interface RenderContext {
+  key: string;
   path: string;
   host: string;
   /** An answer that may not be stored (a 404, a 503): handed to the request that asked for it. */
@@ -64,6 +65,9 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     if (upstream.statusCode >= 500 && hasStale) throw new Error(`rendering ${context.path} answered ${upstream.statusCode}`);
     if (!isStorable(upstream.statusCode, upstream.headers)) {
       context.uncached = { status: upstream.statusCode, headers: replayableHeaders(upstream.headers), body };
+      // The page stopped being cacheable (now a 404, a redirect): lru-cache would keep serving the
+      // old bytes, so drop them once this fetch has settled.
+      if (hasStale) setImmediate(() => cache.delete(context.key));
       return undefined;
     }
     return renderedPage(upstream.statusCode, upstream.headers, body, now());
@@ -139,7 +143,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const target = options.freshMs > 0 ? cacheTarget(request) : null;
     if (target === null) return passThrough(request, response);
-    const context: RenderContext = { path: target.path, host: request.headers.host ?? '' };
+    const context: RenderContext = { key: target.key, path: target.path, host: request.headers.host ?? '' };
     const page = await cache.fetch(target.key, { context }).catch(() => undefined);
     if (page) return sendPage(request, response, page);
     if (context.uncached) return sendUncached(request, response, context.uncached);

@@ -149,7 +149,8 @@ export const DEMO_PAGES: DemoPage[] = [
     logoUrl: 'https://acme.example/logo.svg',
     headerText: '<strong>Acme Cloud</strong> platform status. Follow <a href="https://acme.example/blog">our engineering blog</a> for post-mortems.',
     footerText: 'Questions? <a href="mailto:support@acme.example">Contact support</a> &middot; <strong>24/7</strong> on-call.',
-    customCss: '.status-header h1 { letter-spacing: 0.02em; }\n.status-footer a { text-decoration: underline; }',
+    // Restyles through the documented tokens and stable classes (themes/README.md).
+    customCss: ':root { --pl-radius: 10px; }\n.pl-header__name { letter-spacing: 0.02em; }\n.pl-owner-footer a { text-decoration-thickness: 2px; }',
     showResponseTimes: true,
     links: [
       { monitor: 'website', displayName: 'Website', sortOrder: 10 },

@@ -33,8 +33,9 @@ export function createSiteData(config: SiteConfig, log: (line: string) => void =
     apiKey: config.apiKey,
     dispatcher: countingDispatcher(agent, () => (requests += 1)),
     timeouts: { connectMs: timeoutMs, headersMs: timeoutMs, bodyMs: timeoutMs, totalMs: timeoutMs * 2 },
-    // Refreshes run in the background and are retried by the cache; one quick retry is enough.
-    maxRetries: 1,
+    // The snapshot cache is the retry policy (backoff, Retry-After holds): a failed refresh must
+    // not leave sibling requests retrying on their own.
+    maxRetries: 0,
     logger: { warn: (message) => log(message) },
   });
   const store: HistoryFile = config.cacheDir === ':memory:' ? memoryHistoryFile : historyFile(config.cacheDir);

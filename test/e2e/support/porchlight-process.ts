@@ -58,6 +58,8 @@ export async function startPorchlightProcess(env: Record<string, string> = {}): 
       DATABASE_PATH: ':memory:',
       CACHE_DIR: ':memory:',
       CACHE_FRESH_SECONDS: '1',
+      // Many site processes cold-start against one demo key during a test run.
+      RATE_LIMIT_PRO: '100000',
       PAGE_CACHE_SECONDS: '1',
       TZ: 'UTC',
       ...env,

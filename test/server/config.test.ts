@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { loadLauncherConfig } from '../../src/server/config.ts';
+import { ConfigError } from '../../src/site/config.ts';
+
+describe('launcher configuration', () => {
+  it('has working defaults: the embedded API and the demo', () => {
+    const config = loadLauncherConfig({});
+    expect(config.launcher).toMatchObject({ PORT: 4321, HOST: '127.0.0.1', API_PORT: 4322, SEED_DEMO: true, PAGE_CACHE_SECONDS: 5 });
+    expect(config.site).toMatchObject({ SITE_THEME: 'default', CACHE_FRESH_SECONDS: 30 });
+    expect(config.site.STATUS_API_URL).toBeUndefined();
+  });
+
+  it.each([
+    [{ STATUS_API_URL: 'ftp://status.example.com/api/v1', STATUS_API_KEY: 'k' }, /^STATUS_API_URL must be an http\(s\) URL/],
+    [{ STATUS_API_URL: 'https://status.example.com/api' , STATUS_API_KEY: 'k' }, /^STATUS_API_URL must end in \/api\/v1$/],
+    [{ STATUS_API_URL: 'https://status.example.com/api/v1' }, /^STATUS_API_KEY is required when STATUS_API_URL is set$/],
+    [{ PORT: 'eighty' }, /^PORT must be a port number$/],
+    [{ PORT: '70000' }, /^PORT must be a port number from 0 to 65535$/],
+    [{ SITE_THEME: 'pink' }, /^SITE_THEME must be one of default, dark, high-contrast$/],
+    [{ SEED_DEMO: 'maybe' }, /^SEED_DEMO must be true or false$/],
+    [{ CACHE_FRESH_SECONDS: '0' }, /^CACHE_FRESH_SECONDS must be at least 1$/],
+  ])('%j is refused with one line naming the variable', (env, message) => {
+    const error = (() => {
+      try {
+        loadLauncherConfig(env);
+      } catch (caught) {
+        return caught;
+      }
+      return null;
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('accepts a trailing slash on the API URL and treats empty variables as unset', () => {
+    const config = loadLauncherConfig({ STATUS_API_URL: 'https://status.example.com/api/v1/', STATUS_API_KEY: 'key', PORT: '' });
+    expect(config.site.STATUS_API_URL).toBe('https://status.example.com/api/v1');
+    expect(config.launcher.PORT).toBe(4321);
+  });
+});

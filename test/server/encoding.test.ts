@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { etagFor, matchesIfNoneMatch, negotiateCoding } from '../../src/server/front/encoding.ts';
+import { canonicalPath, normalizeHostHeader } from '../../src/server/front/request-key.ts';
+
+describe('negotiateCoding', () => {
+  it.each([
+    [undefined, 'identity'],
+    ['', 'identity'],
+    ['gzip', 'gzip'],
+    ['gzip, deflate, br', 'br'],
+    ['br;q=0, gzip', 'gzip'],
+    ['gzip;q=0', 'identity'],
+    ['*', 'br'],
+    ['*;q=0, gzip', 'gzip'],
+    ['identity', 'identity'],
+    [['gzip', 'br'], 'br'],
+  ] as const)('%j -> %s', (header, expected) => {
+    expect(negotiateCoding(header as string | string[] | undefined)).toBe(expected);
+  });
+});
+
+describe('validators', () => {
+  it('gives each coding its own strong ETag and matches any of them, weak or strong', () => {
+    expect(etagFor('abc', 'identity')).toBe('"abc"');
+    expect(etagFor('abc', 'gzip')).toBe('"abc-gzip"');
+    expect(matchesIfNoneMatch('"abc-br"', 'abc')).toBe(true);
+    expect(matchesIfNoneMatch('W/"abc"', 'abc')).toBe(true);
+    expect(matchesIfNoneMatch('"other", "abc-gzip"', 'abc')).toBe(true);
+    expect(matchesIfNoneMatch('*', 'abc')).toBe(true);
+    expect(matchesIfNoneMatch('"abcd"', 'abc')).toBe(false);
+    expect(matchesIfNoneMatch(undefined, 'abc')).toBe(false);
+  });
+});
+
+describe('cache keys', () => {
+  it.each([
+    ['/acme', '/acme'],
+    ['/acme?utm_source=news', '/acme'],
+    ['/acme/history?month=2026-10&x=1', '/acme/history?month=2026-10'],
+    ['/acme/history?x=1&month=2026-10', '/acme/history?month=2026-10'],
+  ])('%s is stored as %s', (url, expected) => {
+    expect(canonicalPath(url)).toBe(expected);
+  });
+
+  it.each([
+    ['Status.Example.com:8443', 'status.example.com'],
+    ['status.example.com.', 'status.example.com'],
+    ['[::1]:4321', '[::1]'],
+    [undefined, ''],
+  ])('host %j is %j', (host, expected) => {
+    expect(normalizeHostHeader(host)).toBe(expected);
+  });
+});

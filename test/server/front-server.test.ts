@@ -1,0 +1,173 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { createFrontHandler, type FrontHandler } from '../../src/server/front/front-server.ts';
+
+/** A scripted origin standing in for the Astro server: counts renders, answers what the test says. */
+interface Origin {
+  status: number;
+  cacheControl: string;
+  body: string;
+  renders: number;
+  delayMs: number;
+  lastHost: string | undefined;
+  lastPath: string | undefined;
+}
+
+let origin: Origin;
+let upstream: Server;
+let front: FrontHandler;
+let frontServer: Server;
+let base: string;
+let clock: { now: number };
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+beforeEach(async () => {
+  origin = { status: 200, cacheControl: 'public, max-age=30', body: '<p>v1</p>'.repeat(200), renders: 0, delayMs: 0, lastHost: undefined, lastPath: undefined };
+  upstream = createServer((incoming, outgoing) => {
+    origin.renders += 1;
+    origin.lastHost = incoming.headers.host;
+    origin.lastPath = incoming.url;
+    setTimeout(() => {
+      outgoing.writeHead(origin.status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': origin.cacheControl, 'x-frame-options': 'DENY' });
+      outgoing.end(origin.body);
+    }, origin.delayMs);
+  });
+  const upstreamUrl = await listen(upstream);
+  clock = { now: 1_000_000 };
+  front = createFrontHandler({ upstream: upstreamUrl, freshMs: 5_000, maxEntries: 100, maxBytes: 10_000_000, now: () => clock.now, log: () => undefined });
+  frontServer = createServer(front.handle);
+  base = await listen(frontServer);
+});
+
+afterEach(async () => {
+  frontServer.closeAllConnections();
+  await new Promise((resolve) => frontServer.close(resolve));
+  await front.close();
+  upstream.closeAllConnections();
+  await new Promise((resolve) => upstream.close(resolve));
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => request(`${base}${path}`, { headers: { host: 'status.example.test', ...headers } });
+const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+describe('front cache', () => {
+  it('renders a page once and answers every later request from memory, keeping its headers', async () => {
+    for (let index = 0; index < 20; index += 1) {
+      const response = await get('/acme');
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['x-frame-options']).toBe('DENY');
+      expect(await response.body.text()).toBe(origin.body);
+    }
+    expect(origin.renders).toBe(1);
+    expect(origin.lastHost).toBe('status.example.test');
+  });
+
+  it('coalesces concurrent cold requests for one page into one render', async () => {
+    origin.delayMs = 50;
+    const answers = await Promise.all(Array.from({ length: 30 }, () => get('/acme')));
+    expect(answers.every((answer) => answer.statusCode === 200)).toBe(true);
+    await Promise.all(answers.map((answer) => answer.body.dump()));
+    expect(origin.renders).toBe(1);
+  });
+
+  it('serves the old bytes once stale while one revalidation runs, then the new ones', async () => {
+    await (await get('/acme')).body.dump();
+    origin.body = '<p>v2</p>';
+    clock.now += 6_000;
+    expect(await (await get('/acme')).body.text()).toContain('v1');
+    await settle();
+    expect(await (await get('/acme')).body.text()).toBe('<p>v2</p>');
+    expect(origin.renders).toBe(2);
+  });
+
+  it('keeps the old bytes when a revalidation fails (stale-if-error)', async () => {
+    await (await get('/acme')).body.dump();
+    origin.status = 500;
+    origin.cacheControl = 'no-store';
+    clock.now += 6_000;
+    await (await get('/acme')).body.dump();
+    await settle();
+    const response = await get('/acme');
+    expect(response.statusCode).toBe(200);
+    expect(await response.body.text()).toContain('v1');
+  });
+
+  it('drops a page that stopped being cacheable instead of serving it forever', async () => {
+    await (await get('/acme')).body.dump();
+    origin.status = 404;
+    origin.cacheControl = 'no-store';
+    origin.body = 'gone';
+    clock.now += 6_000;
+    await (await get('/acme')).body.dump();
+    await settle();
+    const response = await get('/acme');
+    expect(response.statusCode).toBe(404);
+    expect(await response.body.text()).toBe('gone');
+  });
+
+  it('never stores answers the site does not mark public', async () => {
+    origin.status = 404;
+    origin.cacheControl = 'no-store';
+    for (let index = 0; index < 3; index += 1) {
+      const response = await get('/missing');
+      expect(response.statusCode).toBe(404);
+      expect(response.headers.etag).toBeUndefined();
+      await response.body.dump();
+    }
+    expect(origin.renders).toBe(3);
+  });
+
+  it('answers 304 to a matching If-None-Match, per content coding', async () => {
+    const first = await get('/acme', { 'accept-encoding': 'gzip' });
+    const etag = String(first.headers.etag);
+    expect(first.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await first.body.arrayBuffer())).toString()).toBe(origin.body);
+    const again = await get('/acme', { 'accept-encoding': 'gzip', 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.headers.etag).toBe(etag);
+    expect(again.headers['cache-control']).toBe('public, max-age=30');
+    await again.body.dump();
+    const plain = await get('/acme');
+    expect(plain.headers.etag).not.toBe(etag);
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    await plain.body.dump();
+  });
+
+  it('serves brotli when accepted, and identity when gzip and br are refused', async () => {
+    const br = await get('/acme', { 'accept-encoding': 'gzip, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    await br.body.dump();
+    const refused = await get('/acme', { 'accept-encoding': 'gzip;q=0, br;q=0' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(await refused.body.text()).toBe(origin.body);
+  });
+
+  it('ignores query parameters the site does not read, so cache-busting neither splits nor fills the cache', async () => {
+    for (let index = 0; index < 10; index += 1) await (await get(`/acme?utm_source=x&bust=${index}`)).body.dump();
+    expect(origin.renders).toBe(1);
+    expect(origin.lastPath).toBe('/acme');
+    await (await get('/acme/history?month=2026-10&bust=1')).body.dump();
+    expect(origin.lastPath).toBe('/acme/history?month=2026-10');
+  });
+
+  it('keys pages by host, so two domains never share bytes', async () => {
+    await (await get('/', { host: 'a.example.test' })).body.dump();
+    await (await get('/', { host: 'B.example.test:8080' })).body.dump();
+    await (await get('/', { host: 'b.example.test' })).body.dump();
+    expect(origin.renders).toBe(2);
+  });
+
+  it('passes other methods through to the site', async () => {
+    const response = await request(`${base}/acme`, { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } });
+    await response.body.dump();
+    await (await request(`${base}/acme`, { method: 'POST', body: 'y', headers: { 'content-type': 'text/plain' } })).body.dump();
+    expect(origin.renders).toBe(2);
+  });
+});
