@@ -166,3 +166,20 @@ describe('demo seeding across restarts', () => {
     await withSeed.close();
   });
 });
+
+describe('demo logo', () => {
+  it('points the placeholder logo at the site once the site is known', async () => {
+    const service = await startService({ databasePath: ':memory:', seedDemo: true, scheduler: false, log: () => undefined });
+    const client = new Client(service.url, service.demo!.apiKey);
+    try {
+      const before = listOf(await client.get('/status-pages')).items as { slug: string; logoUrl: string | null }[];
+      expect(before.find((page) => page.slug === 'acme')?.logoUrl).toBe('https://acme.example/logo.svg');
+      service.setDemoSiteUrl('http://127.0.0.1:9999/');
+      const after = listOf(await client.get('/status-pages')).items as { slug: string; logoUrl: string | null }[];
+      expect(after.find((page) => page.slug === 'acme')?.logoUrl).toBe('http://127.0.0.1:9999/demo/acme-logo.svg');
+      expect(after.find((page) => page.slug === 'internal')?.logoUrl).toBeNull();
+    } finally {
+      await service.close();
+    }
+  });
+});

@@ -7,6 +7,10 @@ import type { MonitorHealth } from '../store/monitors.ts';
 
 export const DEMO_ORGANIZATION = { name: 'Acme Cloud', plan: 'pro' } as const;
 
+/** Seeded logo address; once the site listens it is replaced by the logo the site serves (public/demo/). */
+export const DEMO_PLACEHOLDER_LOGO = 'https://acme.example/logo.svg';
+export const DEMO_LOGO_PATH = '/demo/acme-logo.svg';
+
 const DAY = 24;
 
 export interface DemoMonitor {
@@ -146,7 +150,7 @@ export const DEMO_PAGES: DemoPage[] = [
     isPublic: true,
     customDomain: 'status.acme.test',
     brandColor: '#5b21b6',
-    logoUrl: 'https://acme.example/logo.svg',
+    logoUrl: DEMO_PLACEHOLDER_LOGO,
     headerText: '<strong>Acme Cloud</strong> platform status. Follow <a href="https://acme.example/blog">our engineering blog</a> for post-mortems.',
     footerText: 'Questions? <a href="mailto:support@acme.example">Contact support</a> &middot; <strong>24/7</strong> on-call.',
     // Restyles through the documented tokens and stable classes (themes/README.md).

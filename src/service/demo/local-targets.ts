@@ -1,4 +1,5 @@
 import type { Store } from '../store/store.ts';
+import { DEMO_LOGO_PATH, DEMO_PLACEHOLDER_LOGO } from './fixtures.ts';
 
 /** The demo's "Primary database" checks this TCP port on 127.0.0.1; nothing listens there until you open it. */
 export const DEMO_CLOSED_PORT = 4329;
@@ -40,9 +41,19 @@ export function pointDemoAtLocalTargets(store: Store, targets: DemoLocalTargets,
   });
 }
 
-/** Points the demo's "Website" monitor at the site's /healthz once the site listens. */
+/**
+ * Once the site listens: points the demo's "Website" monitor at its /healthz, and the demo page's
+ * placeholder logo (an address that cannot load offline) at the logo the site itself serves.
+ */
 export function pointDemoAtSite(store: Store, siteUrl: string, now: Date): string | null {
+  const origin = siteUrl.replace(/\/+$/, '');
   const site = store.demoTargets.monitorFor('site');
-  if (site) store.demoTargets.pointAt(site, { url: `${siteUrl.replace(/\/+$/, '')}/healthz` }, now);
+  if (site) store.demoTargets.pointAt(site, { url: `${origin}/healthz` }, now);
+  const demo = store.demo.find();
+  if (demo) {
+    for (const page of store.statusPages.list(demo.organizationId, { limit: 100, offset: 0 })) {
+      if (page.logoUrl === DEMO_PLACEHOLDER_LOGO) store.statusPages.update(demo.organizationId, page.id, { logoUrl: `${origin}${DEMO_LOGO_PATH}` }, now);
+    }
+  }
   return site;
 }
