@@ -1,4 +1,5 @@
 import type { SQLInputValue } from 'node:sqlite';
+import { ColumnChanges, updateOwnedRow } from './partial-update.ts';
 import { MAINTENANCE_STATUSES, type MaintenanceStatus } from '../../contract/maintenance.ts';
 import { affectedMonitorsOf, replaceAffectedMonitors, type AffectedMonitorRecord } from './affected-monitors.ts';
 import type { Database } from './database.ts';
@@ -92,21 +93,13 @@ export class MaintenanceRepository {
   }
 
   update(organizationId: string, id: string, changes: MaintenanceChanges, now: Date): MaintenanceRecord | null {
-    const assignments: string[] = [];
-    const values: SQLInputValue[] = [];
-    const set = (column: string, value: SQLInputValue): void => {
-      assignments.push(`${column} = ?`);
-      values.push(value);
-    };
+    const columns = new ColumnChanges();
+    const set = (column: string, value: SQLInputValue): void => columns.set(column, value);
     if (changes.title !== undefined) set('title', changes.title);
     if (changes.description !== undefined) set('description', changes.description);
     if (changes.scheduledStart !== undefined) set('scheduled_start', changes.scheduledStart);
     if (changes.scheduledEnd !== undefined) set('scheduled_end', changes.scheduledEnd);
-    set('updated_at', now.toISOString());
-    const result = this.db
-      .connection.prepare(`UPDATE maintenance_windows SET ${assignments.join(', ')} WHERE organization_id = ? AND id = ?`)
-      .run(...values, organizationId, id);
-    if (result.changes === 0) return null;
+    if (!updateOwnedRow(this.db, 'maintenance_windows', organizationId, id, columns, now)) return null;
     if (changes.monitorIds !== undefined) replaceAffectedMonitors(this.db, 'maintenance', id, changes.monitorIds);
     return this.get(organizationId, id);
   }

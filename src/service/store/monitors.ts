@@ -1,4 +1,5 @@
 import type { SQLInputValue } from 'node:sqlite';
+import { ColumnChanges, updateOwnedRow } from './partial-update.ts';
 import { z } from 'zod';
 import {
   CHECK_STATUSES,
@@ -208,12 +209,8 @@ export class MonitorRepository {
 
   /** Applies only the given fields; returns null when the monitor is not the organization's. */
   update(organizationId: string, id: string, changes: MonitorChanges, now: Date): MonitorRecord | null {
-    const assignments: string[] = [];
-    const values: SQLInputValue[] = [];
-    const set = (column: string, value: SQLInputValue): void => {
-      assignments.push(`${column} = ?`);
-      values.push(value);
-    };
+    const columns = new ColumnChanges();
+    const set = (column: string, value: SQLInputValue): void => columns.set(column, value);
     if (changes.name !== undefined) set('name', changes.name);
     if (changes.url !== undefined) set('url', changes.url);
     if (changes.host !== undefined) set('host', changes.host);
@@ -232,12 +229,7 @@ export class MonitorRepository {
     const retargeted = changes.url !== undefined || changes.host !== undefined || changes.port !== undefined;
     // A target chosen through the API is a real one: the monitor stops being a simulated demo monitor.
     if (retargeted) set('simulated', 0);
-    set('updated_at', now.toISOString());
-    // Column names above are fixed literals; only values are bound.
-    const result = this.db
-      .connection.prepare(`UPDATE monitors SET ${assignments.join(', ')} WHERE organization_id = ? AND id = ?`)
-      .run(...values, organizationId, id);
-    if (result.changes === 0) return null;
+    if (!updateOwnedRow(this.db, 'monitors', organizationId, id, columns, now)) return null;
     if (retargeted) this.db.statement('DELETE FROM demo_local_targets WHERE monitor_id = ?').run(id);
     return this.get(organizationId, id);
   }

@@ -1,4 +1,5 @@
 import type { SQLInputValue } from 'node:sqlite';
+import { ColumnChanges, updateOwnedRow } from './partial-update.ts';
 import type { z } from 'zod';
 import {
   CHANNEL_TYPES,
@@ -130,12 +131,8 @@ export class NotificationChannelRepository {
   }
 
   update(organizationId: string, id: string, changes: ChannelChanges, now: Date): NotificationChannelRecord | null {
-    const assignments: string[] = [];
-    const values: SQLInputValue[] = [];
-    const set = (column: string, value: SQLInputValue): void => {
-      assignments.push(`${column} = ?`);
-      values.push(value);
-    };
+    const columns = new ColumnChanges();
+    const set = (column: string, value: SQLInputValue): void => columns.set(column, value);
     if (changes.name !== undefined) set('name', changes.name);
     if (changes.webhookUrl !== undefined) set('webhook_url', changes.webhookUrl);
     if (changes.recipientEmail !== undefined) set('recipient_email', changes.recipientEmail);
@@ -146,11 +143,7 @@ export class NotificationChannelRepository {
     }
     // A target chosen through the API is a real one: the channel stops being a simulated demo channel.
     if (changes.webhookUrl !== undefined || changes.recipientEmail !== undefined) set('simulated', 0);
-    set('updated_at', now.toISOString());
-    const result = this.db
-      .connection.prepare(`UPDATE notification_channels SET ${assignments.join(', ')} WHERE organization_id = ? AND id = ?`)
-      .run(...values, organizationId, id);
-    return result.changes === 0 ? null : this.get(organizationId, id);
+    return updateOwnedRow(this.db, 'notification_channels', organizationId, id, columns, now) ? this.get(organizationId, id) : null;
   }
 
   delete(organizationId: string, id: string): boolean {

@@ -1,4 +1,5 @@
 import type { SQLInputValue } from 'node:sqlite';
+import { ColumnChanges, updateOwnedRow } from './partial-update.ts';
 import type { z } from 'zod';
 import type { CreateStatusPage, updateStatusPageSchema } from '../../contract/status-page.ts';
 import type { Database } from './database.ts';
@@ -130,12 +131,8 @@ export class StatusPageRepository {
   }
 
   update(organizationId: string, id: string, changes: StatusPageChanges, now: Date): StatusPageRecord | null {
-    const assignments: string[] = [];
-    const values: SQLInputValue[] = [];
-    const set = (column: string, value: SQLInputValue): void => {
-      assignments.push(`${column} = ?`);
-      values.push(value);
-    };
+    const columns = new ColumnChanges();
+    const set = (column: string, value: SQLInputValue): void => columns.set(column, value);
     if (changes.name !== undefined) set('name', changes.name);
     if (changes.slug !== undefined) set('slug', changes.slug);
     if (changes.isPublic !== undefined) set('is_public', bit(changes.isPublic));
@@ -146,11 +143,7 @@ export class StatusPageRepository {
     if (changes.footerText !== undefined) set('footer_text', changes.footerText);
     if (changes.customCss !== undefined) set('custom_css', changes.customCss);
     if (changes.showResponseTimes !== undefined) set('show_response_times', bit(changes.showResponseTimes));
-    set('updated_at', now.toISOString());
-    const result = this.db
-      .connection.prepare(`UPDATE status_pages SET ${assignments.join(', ')} WHERE organization_id = ? AND id = ?`)
-      .run(...values, organizationId, id);
-    return result.changes === 0 ? null : this.get(organizationId, id);
+    return updateOwnedRow(this.db, 'status_pages', organizationId, id, columns, now) ? this.get(organizationId, id) : null;
   }
 
   /** Replaces the whole set of linked monitors of a page. */
