@@ -11,7 +11,7 @@ test.describe('the demo status page', () => {
     await expect(active.getByText('Major', { exact: true }).first()).toBeVisible();
     await expect(active.getByText('Identified', { exact: true }).first()).toBeVisible();
     // Timeline newest first, each entry with a machine-readable time.
-    const times = await active.getByRole('list', { name: /updates/i }).first().locator('time[datetime]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('datetime') ?? ''));
+    const times = await active.getByRole('list', { name: 'Updates on Payment processing failures' }).locator('time[datetime]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('datetime') ?? ''));
     expect(times.length).toBeGreaterThanOrEqual(3);
     expect([...times].sort().reverse()).toEqual(times);
   });
