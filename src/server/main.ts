@@ -21,7 +21,7 @@ try {
   if (running.demo) {
     console.log(`Demo organization "${running.demo.organizationName}", API key: ${running.demo.apiKey}`);
     for (const page of running.demo.pages) {
-      const visibility = page.isPublic ? 'public' : 'not public';
+      const visibility = page.isPublic ? 'public' : 'not public: answers 404, as if it did not exist';
       const domain = page.customDomain ? ` (custom domain ${page.customDomain})` : '';
       console.log(`  ${running.siteUrl}/${page.slug}  ${visibility}${domain}`);
     }

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect } from './fixtures.ts';
 import { apiFor } from './support/api.ts';
+import { startPorchlightProcess } from './support/porchlight-process.ts';
 
 const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
@@ -31,7 +32,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
   });
 }
 
-test('axe finds no violation on the index of several pages', async ({ page, porchlight }) => {
+test('axe finds no violation on the index of several pages, light and dark', async ({ page, porchlight }) => {
   const api = apiFor(porchlight);
   const extra = await api.statusPages.create({ name: 'Second page', slug: 'second' });
   try {
@@ -39,11 +40,31 @@ test('axe finds no violation on the index of several pages', async ({ page, porc
       await page.goto('/');
       await expect(page.getByRole('link', { name: /Second page/ })).toBeVisible({ timeout: 500 });
     }).toPass({ timeout: 10_000 });
-    const results = await new AxeBuilder({ page }).withTags(WCAG_AA).analyze();
-    expect(results.violations.map((violation) => violation.id)).toEqual([]);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const results = await new AxeBuilder({ page }).withTags(WCAG_AA).analyze();
+      expect(results.violations.map((violation) => `${colorScheme}: ${violation.id}`)).toEqual([]);
+    }
   } finally {
     await api.statusPages.delete(extra.id);
     await api.close();
+  }
+});
+
+test('the dark and high-contrast site themes pass axe too', async ({ page, porchlight }) => {
+  for (const theme of ['dark', 'high-contrast']) {
+    const site = await startPorchlightProcess({ STATUS_API_URL: porchlight.apiUrl, STATUS_API_KEY: porchlight.apiKey, SITE_THEME: theme });
+    try {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        await page.goto(`${site.siteUrl}/acme`);
+        await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+        const results = await new AxeBuilder({ page }).withTags(WCAG_AA).analyze();
+        expect(results.violations.map((violation) => `${theme}/${colorScheme}: ${violation.id} ${violation.help}`)).toEqual([]);
+      }
+    } finally {
+      await site.stop();
+    }
   }
 });
 
@@ -88,6 +109,18 @@ test('one document plus one stylesheet, no web fonts', async ({ page }) => {
   expect(requests.filter((entry) => entry.startsWith('stylesheet'))).toHaveLength(1);
   expect(requests.filter((entry) => entry.startsWith('document'))).toHaveLength(1);
   expect(requests.filter((entry) => entry.startsWith('script'))).toEqual([]);
+});
+
+test('the demo page weighs under 30 KB gzipped, HTML and CSS together', async ({ request }) => {
+  const gzip = { 'accept-encoding': 'gzip' };
+  const html = await request.get('/acme', { headers: gzip });
+  const cssPath = /href="(\/_astro\/[^"]+\.css)"/.exec(await html.text())?.[1];
+  const css = await request.get(cssPath!, { headers: gzip });
+  // Sizes on the wire: what Content-Length says for the gzip representation.
+  const bytes = Number(html.headers()['content-length']) + Number(css.headers()['content-length']);
+  expect(html.headers()['content-encoding']).toBe('gzip');
+  expect(css.headers()['content-encoding']).toBe('gzip');
+  expect(bytes).toBeLessThan(30 * 1024);
 });
 
 for (const width of [375, 1280]) {
