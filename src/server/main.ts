@@ -9,6 +9,11 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+// @astrojs/node swallows rejections outside a render; say at least what went wrong, without a stack.
+process.on('unhandledRejection', (reason) => {
+  console.error(`porchlight: unhandled rejection (${reason instanceof Error ? reason.message : String(reason)})`);
+});
+
 try {
   const config = loadLauncherConfig(process.env);
   const running = await startPorchlight(config);

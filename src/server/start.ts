@@ -88,6 +88,7 @@ export async function startPorchlight(config: LauncherConfig): Promise<RunningPo
   const front = createFrontHandler({
     upstream: site.origin,
     freshMs: config.launcher.PAGE_CACHE_SECONDS * 1000,
+    maxStaleMs: config.site.CACHE_MAX_STALE_SECONDS * 1000,
     maxEntries: 2_000,
     maxBytes: 64 * 1024 * 1024,
   });

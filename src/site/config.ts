@@ -24,10 +24,13 @@ const siteEnvSchema = z
     API_TIMEOUT_SECONDS: seconds(5).pipe(z.number().min(1, 'must be at least 1').max(60, 'must be at most 60')),
     CACHE_FRESH_SECONDS: seconds(30).pipe(z.number().min(1, 'must be at least 1').max(3600, 'must be at most 3600')),
     CACHE_MAX_STALE_SECONDS: seconds(86_400),
-    HISTORY_BACKFILL_PAGES: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0).max(1000).default(100),
+    HISTORY_BACKFILL_PAGES: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0).max(1000).default(20),
     CACHE_DIR: z.string().trim().min(1).default('./data/cache'),
   })
   .superRefine((env, ctx) => {
+    if (env.CACHE_MAX_STALE_SECONDS < env.CACHE_FRESH_SECONDS) {
+      ctx.addIssue({ code: 'custom', path: ['CACHE_MAX_STALE_SECONDS'], message: 'must be at least CACHE_FRESH_SECONDS' });
+    }
     if (env.STATUS_API_URL && !env.STATUS_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['STATUS_API_KEY'], message: 'is required when STATUS_API_URL is set' });
     }

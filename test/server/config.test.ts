@@ -19,6 +19,7 @@ describe('launcher configuration', () => {
     [{ SITE_THEME: 'pink' }, /^SITE_THEME must be one of default, dark, high-contrast$/],
     [{ SEED_DEMO: 'maybe' }, /^SEED_DEMO must be true or false$/],
     [{ CACHE_FRESH_SECONDS: '0' }, /^CACHE_FRESH_SECONDS must be at least 1$/],
+    [{ CACHE_FRESH_SECONDS: '60', CACHE_MAX_STALE_SECONDS: '30' }, /^CACHE_MAX_STALE_SECONDS must be at least CACHE_FRESH_SECONDS$/],
   ])('%j is refused with one line naming the variable', (env, message) => {
     const error = (() => {
       try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { etagFor, matchesIfNoneMatch, negotiateCoding } from '../../src/server/front/encoding.ts';
-import { canonicalPath, normalizeHostHeader } from '../../src/server/front/request-key.ts';
+import { canonicalPath, hostKey, validHost } from '../../src/server/front/request-key.ts';
 
 describe('negotiateCoding', () => {
   it.each([
@@ -46,8 +46,20 @@ describe('cache keys', () => {
     ['Status.Example.com:8443', 'status.example.com'],
     ['status.example.com.', 'status.example.com'],
     ['[::1]:4321', '[::1]'],
-    [undefined, ''],
-  ])('host %j is %j', (host, expected) => {
-    expect(normalizeHostHeader(host)).toBe(expected);
+    ['127.0.0.1:4321', '127.0.0.1'],
+  ])('host %j is keyed as %j', (host, expected) => {
+    expect(hostKey(validHost(host)!)).toBe(expected);
+  });
+
+  it.each([
+    'status.acme.test:80/history?',
+    'x:1@evil.test',
+    'evil.test/path',
+    'a b',
+    '',
+    'status.acme.test:',
+    `${'a'.repeat(300)}.test`,
+  ])('refuses the Host %j', (host) => {
+    expect(validHost(host)).toBeNull();
   });
 });

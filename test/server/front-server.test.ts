@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -41,7 +41,7 @@ beforeEach(async () => {
   });
   const upstreamUrl = await listen(upstream);
   clock = { now: 1_000_000 };
-  front = createFrontHandler({ upstream: upstreamUrl, freshMs: 5_000, maxEntries: 100, maxBytes: 10_000_000, now: () => clock.now, log: () => undefined });
+  front = createFrontHandler({ upstream: upstreamUrl, freshMs: 5_000, maxStaleMs: 60_000, maxEntries: 100, maxBytes: 10_000_000, now: () => clock.now, log: () => undefined });
   frontServer = createServer(front.handle);
   base = await listen(frontServer);
 });
@@ -169,5 +169,65 @@ describe('front cache', () => {
     await response.body.dump();
     await (await request(`${base}/acme`, { method: 'POST', body: 'y', headers: { 'content-type': 'text/plain' } })).body.dump();
     expect(origin.renders).toBe(2);
+  });
+
+  it('refuses a Host that is not a plain host name, before anything is rendered or stored', async () => {
+    for (const host of ['status.example.test:80/history?', 'x:1@evil.test', 'evil.test/x']) {
+      const response = await get('/', { host });
+      expect(response.statusCode).toBe(400);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      await response.body.dump();
+    }
+    expect(origin.renders).toBe(0);
+  });
+
+  it('passes requests with hop-by-hop headers through instead of failing them', async () => {
+    // node:http, unlike undici, lets a client send these headers, as browsers and curl do.
+    const status = await new Promise<number>((resolve, reject) => {
+      const outgoing = httpRequest(`${base}/acme`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', connection: 'keep-alive, x-drop-me', 'keep-alive': 'timeout=5', 'x-drop-me': '1', 'transfer-encoding': 'chunked' },
+      });
+      outgoing.on('response', (incoming) => {
+        incoming.resume();
+        resolve(incoming.statusCode ?? 0);
+      });
+      outgoing.on('error', reject);
+      outgoing.end('x');
+    });
+    expect(status).toBe(200);
+  });
+
+  it("passes the site's 503 through even with old bytes at hand, and drops them", async () => {
+    await (await get('/acme')).body.dump();
+    origin.status = 503;
+    origin.cacheControl = 'no-store';
+    origin.body = 'unavailable';
+    clock.now += 6_000;
+    await (await get('/acme')).body.dump();
+    await settle();
+    const response = await get('/acme');
+    expect(response.statusCode).toBe(503);
+    expect(await response.body.text()).toBe('unavailable');
+  });
+
+  it('keeps old bytes through failing re-renders only up to the stale limit, telling their age', async () => {
+    await (await get('/acme')).body.dump();
+    origin.status = 500;
+    origin.cacheControl = 'no-store';
+    origin.body = 'broken';
+    clock.now += 30_000;
+    await (await get('/acme')).body.dump();
+    await settle();
+    const kept = await get('/acme');
+    expect(kept.statusCode).toBe(200);
+    expect(kept.headers.age).toBe('30');
+    await kept.body.dump();
+    clock.now += 60_000;
+    await (await get('/acme')).body.dump();
+    await settle();
+    const expired = await get('/acme');
+    expect(expired.statusCode).toBe(500);
+    await expired.body.dump();
   });
 });

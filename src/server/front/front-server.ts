@@ -2,7 +2,8 @@
  * The public face of the site: answers GET/HEAD from rendered bytes kept in memory and passes
  * everything else to the Astro server on an internal loopback port. A cached page is served
  * while one revalidation per page runs (stale-while-revalidate); a failed revalidation keeps
- * the old bytes (stale-if-error). Each request is a few small steps: key, look up, negotiate, write.
+ * the old bytes for a bounded time (stale-if-error). Each request is a few small steps: check
+ * the Host, key, look up, negotiate, write.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
@@ -10,14 +11,17 @@ import { createBrotliCompress, createGzip } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { Pool } from 'undici';
 import { matchesIfNoneMatch, negotiateCoding } from './encoding.ts';
-import { encode, isStorable, pageSize, renderedPage, replayableHeaders, type RenderedPage } from './rendered-page.ts';
-import { cacheTarget } from './request-key.ts';
+import { forwardableHeaders } from './hop-by-hop.ts';
+import { COMPRESSIBLE, encode, isStorable, pageSize, renderedPage, replayableHeaders, type RenderedPage } from './rendered-page.ts';
+import { cacheTarget, validHost } from './request-key.ts';
 
 export interface FrontOptions {
   /** Origin of the internal Astro server, e.g. http://127.0.0.1:40123 */
   upstream: string;
   /** How long stored bytes are served before one revalidation is started; 0 stores nothing. */
   freshMs: number;
+  /** How long old bytes may stand in for a page whose re-render fails. */
+  maxStaleMs: number;
   maxEntries: number;
   maxBytes: number;
   now?: () => number;
@@ -29,23 +33,40 @@ export interface FrontHandler {
   close(): Promise<void>;
 }
 
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
 interface RenderContext {
   key: string;
   path: string;
   host: string;
   /** An answer that may not be stored (a 404, a 503): handed to the request that asked for it. */
-  uncached?: { status: number; headers: Record<string, string>; body: Buffer };
+  uncached?: Answer;
 }
 
 const MAX_RENDER_BYTES = 8 * 1024 * 1024;
-const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
+
+/** The site answers 503 when it has no data it may show: that is never papered over. */
+const SITE_UNAVAILABLE = 503;
+
+class RenderFailed extends Error {
+  override name = 'RenderFailed';
+}
+
+function plain(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  response.end(text);
+}
 
 export function createFrontHandler(options: FrontOptions): FrontHandler {
   const now = options.now ?? Date.now;
   const log = options.log ?? ((line: string) => console.error(line));
   const pool = new Pool(options.upstream, { connections: 16, headersTimeout: 30_000, bodyTimeout: 30_000 });
 
-  async function render(context: RenderContext, hasStale: boolean): Promise<RenderedPage | undefined> {
+  async function render(context: RenderContext, stale: RenderedPage | undefined): Promise<RenderedPage | undefined> {
     const upstream = await pool.request({
       method: 'GET',
       path: context.path,
@@ -57,20 +78,23 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     for await (const chunk of upstream.body) {
       const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
       size += buffer.length;
-      if (size > MAX_RENDER_BYTES) throw new Error(`page ${context.path} is larger than ${MAX_RENDER_BYTES} bytes`);
+      if (size > MAX_RENDER_BYTES) throw new RenderFailed(`page ${context.path} is larger than ${MAX_RENDER_BYTES} bytes`);
       chunks.push(buffer);
     }
     const body = Buffer.concat(chunks);
-    // With old bytes at hand, a failing render keeps them (stale-if-error); without, the error page goes out.
-    if (upstream.statusCode >= 500 && hasStale) throw new Error(`rendering ${context.path} answered ${upstream.statusCode}`);
-    if (!isStorable(upstream.statusCode, upstream.headers)) {
-      context.uncached = { status: upstream.statusCode, headers: replayableHeaders(upstream.headers), body };
-      // The page stopped being cacheable (now a 404, a redirect): lru-cache would keep serving the
-      // old bytes, so drop them once this fetch has settled.
-      if (hasStale) setImmediate(() => cache.delete(context.key));
+    const status = upstream.statusCode;
+    // A broken render keeps recent old bytes (stale-if-error); a deliberate 503 never does.
+    if (status >= 500 && status !== SITE_UNAVAILABLE && stale && now() - stale.storedAt < options.maxStaleMs) {
+      throw new RenderFailed(`rendering ${context.path} answered ${status}`);
+    }
+    if (!isStorable(status, upstream.headers)) {
+      context.uncached = { status, headers: replayableHeaders(upstream.headers), body };
+      // lru-cache would keep serving the old bytes of a page that is now a 404, a redirect or a
+      // 503: drop them once this fetch has settled.
+      if (stale) setImmediate(() => cache.delete(context.key));
       return undefined;
     }
-    return renderedPage(upstream.statusCode, upstream.headers, body, now());
+    return renderedPage(status, upstream.headers, body, now());
   }
 
   const cache = new LRUCache<string, RenderedPage, RenderContext>({
@@ -83,7 +107,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     allowStale: true,
     allowStaleOnFetchRejection: true,
     noDeleteOnFetchRejection: true,
-    fetchMethod: (_key, stale, { context }) => render(context, stale !== undefined),
+    fetchMethod: (_key, stale, { context }) => render(context, stale),
   });
 
   /** The hot path: every header was worked out when the page was stored. */
@@ -95,11 +119,14 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
       response.end();
       return;
     }
-    response.writeHead(page.status, variant.headers);
+    const age = now() - page.storedAt;
+    // Only bytes kept past their freshness (a failing re-render) tell shared caches their age.
+    const headers = age > options.freshMs ? { ...variant.headers, age: String(Math.floor(age / 1000)) } : variant.headers;
+    response.writeHead(page.status, headers);
     response.end(request.method === 'HEAD' ? undefined : variant.body);
   }
 
-  function sendUncached(request: IncomingMessage, response: ServerResponse, answer: NonNullable<RenderContext['uncached']>): void {
+  function sendUncached(request: IncomingMessage, response: ServerResponse, answer: Answer): void {
     const coding = COMPRESSIBLE.test(answer.headers['content-type'] ?? '') ? negotiateCoding(request.headers['accept-encoding']) : 'identity';
     const body = encode(answer.body, coding);
     const headers: Record<string, string> = { ...answer.headers, vary: 'Accept-Encoding', 'content-length': String(body.length) };
@@ -109,12 +136,12 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   }
 
   /** Anything the cache does not answer goes to the site as it came, compressed on the way back. */
-  async function passThrough(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function passThrough(request: IncomingMessage, response: ServerResponse, host: string): Promise<void> {
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     const upstream = await pool.request({
       method: (request.method ?? 'GET') as 'GET',
       path: request.url ?? '/',
-      headers: Object.fromEntries(Object.entries(request.headers).filter(([name]) => name !== 'connection' && name !== 'accept-encoding')),
+      headers: { ...forwardableHeaders(request.headers), host, 'accept-encoding': 'identity' },
       body: hasBody ? request : null,
     });
     const headers = replayableHeaders(upstream.headers);
@@ -136,18 +163,22 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
       response.destroy();
       return;
     }
-    response.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-    response.end('The status page is temporarily unavailable. Please try again in a moment.\n');
+    plain(response, 502, 'The status page is temporarily unavailable. Please try again in a moment.\n');
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const target = options.freshMs > 0 ? cacheTarget(request) : null;
-    if (target === null) return passThrough(request, response);
-    const context: RenderContext = { key: target.key, path: target.path, host: request.headers.host ?? '' };
-    const page = await cache.fetch(target.key, { context }).catch(() => undefined);
+    const host = validHost(request.headers.host);
+    if (host === null) return plain(response, 400, 'Bad Request: the Host header must be a host name with an optional port.\n');
+    const target = options.freshMs > 0 ? cacheTarget(request, host) : null;
+    if (target === null) return passThrough(request, response, host);
+    const context: RenderContext = { key: target.key, path: target.path, host };
+    const page = await cache.fetch(target.key, { context }).catch((error: unknown) => {
+      log(`porchlight: rendering ${target.path} failed (${error instanceof Error ? error.message : String(error)})`);
+      return undefined;
+    });
     if (page) return sendPage(request, response, page);
     if (context.uncached) return sendUncached(request, response, context.uncached);
-    return passThrough(request, response);
+    return passThrough(request, response, host);
   }
 
   return {

@@ -16,11 +16,13 @@ export interface Variant {
 export interface RenderedPage {
   status: number;
   headers: Record<string, string>;
-  bodies: Record<Coding, Buffer>;
   variants: Record<Coding, Variant>;
   bodyHash: string;
   storedAt: number;
 }
+
+/** Worth compressing; images other than SVG and fonts are compressed already. */
+export const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
 
 /** Headers a 304 repeats (RFC 9110 15.4.5): validators and caching, nothing about the body. */
 const NOT_MODIFIED_HEADERS = ['cache-control', 'content-location', 'expires'];
@@ -55,8 +57,9 @@ const NOT_REPLAYED = new Set([
   'set-cookie',
 ]);
 
+/** The headers to send again, with nosniff on everything (static files carry no site headers). */
 export function replayableHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const kept: Record<string, string> = {};
+  const kept: Record<string, string> = { 'x-content-type-options': 'nosniff' };
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || NOT_REPLAYED.has(name.toLowerCase())) continue;
     kept[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
@@ -84,16 +87,17 @@ export function renderedPage(
   storedAt: number,
 ): RenderedPage {
   const replayed = replayableHeaders(headers);
-  const bodies: Record<Coding, Buffer> = { identity: body, gzip: encode(body, 'gzip'), br: encode(body, 'br') };
   const bodyHash = createHash('sha256').update(body).digest('base64url').slice(0, 32);
+  const identity = variant(replayed, body, bodyHash, 'identity');
+  const compressible = COMPRESSIBLE.test(replayed['content-type'] ?? '');
   return {
     status,
     headers: replayed,
-    bodies,
     variants: {
-      identity: variant(replayed, bodies.identity, bodyHash, 'identity'),
-      gzip: variant(replayed, bodies.gzip, bodyHash, 'gzip'),
-      br: variant(replayed, bodies.br, bodyHash, 'br'),
+      identity,
+      // Clients that accept compression get the plain bytes of what does not compress.
+      gzip: compressible ? variant(replayed, encode(body, 'gzip'), bodyHash, 'gzip') : identity,
+      br: compressible ? variant(replayed, encode(body, 'br'), bodyHash, 'br') : identity,
     },
     bodyHash,
     storedAt,
@@ -101,5 +105,6 @@ export function renderedPage(
 }
 
 export function pageSize(page: RenderedPage): number {
-  return page.bodies.identity.length + page.bodies.gzip.length + page.bodies.br.length + 1024;
+  const { identity, gzip, br } = page.variants;
+  return identity.body.length + (gzip === identity ? 0 : gzip.body.length) + (br === identity ? 0 : br.body.length) + 1024;
 }

@@ -1,15 +1,29 @@
 /**
  * Which requests the front cache may answer, and under which key: GET and HEAD only, keyed by
- * the Host (lower-cased, port dropped: the site routes by host name) and the path with query.
+ * the host name (lower-cased, port dropped: the site routes by host name) and the path with the
+ * query parameters the site reads.
  */
 import type { IncomingMessage } from 'node:http';
+import { normalizeHost } from '../../site/view/routing.ts';
 
-const MAX_KEY_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 
-export function normalizeHostHeader(host: string | undefined): string {
-  const value = (host ?? '').trim().toLowerCase();
-  const name = value.startsWith('[') ? value.slice(0, value.indexOf(']') + 1) : value.split(':')[0] ?? '';
-  return name.endsWith('.') ? name.slice(0, -1) : name;
+/** A DNS name or IPv4 address, or a bracketed IPv6 address, with an optional port: nothing else. */
+const VALID_HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/**
+ * The Host header as the site may see it, or null when it is not a plain host[:port]. A Host
+ * such as `status.example.com:80/history?` must never reach the renderer, where it would turn
+ * into another URL than the one the cache stores it under.
+ */
+export function validHost(host: string | undefined): string | null {
+  if (!host || host.length > 260 || !VALID_HOST.test(host)) return null;
+  return host.toLowerCase();
+}
+
+/** The host name part of a valid Host, as the site matches it against custom domains. */
+export function hostKey(host: string): string {
+  return normalizeHost(host) ?? '';
 }
 
 /** The only query parameter the site reads (the history page's month). */
@@ -38,11 +52,11 @@ export interface CacheTarget {
   path: string;
 }
 
-export function cacheTarget(request: Pick<IncomingMessage, 'method' | 'url' | 'headers'>): CacheTarget | null {
+export function cacheTarget(request: Pick<IncomingMessage, 'method' | 'url'>, host: string): CacheTarget | null {
   if (request.method !== 'GET' && request.method !== 'HEAD') return null;
   const url = request.url ?? '/';
-  if (!url.startsWith('/') || url.length > MAX_KEY_LENGTH) return null;
-  const path = canonicalPath(url);
   // Bounded keys keep one client from filling the cache with megabyte-long URLs.
-  return { key: `${normalizeHostHeader(request.headers.host)} ${path}`, path };
+  if (!url.startsWith('/') || url.length > MAX_URL_LENGTH) return null;
+  const path = canonicalPath(url);
+  return { key: `${hostKey(host)} ${path}`, path };
 }

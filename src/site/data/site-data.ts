@@ -5,12 +5,15 @@
  */
 import { createHash } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
-import { createClient, type ApiClient } from '../../api/index.ts';
+import { createClient, RateLimitError, type ApiClient } from '../../api/index.ts';
 import { siteConfig, type SiteConfig } from '../config.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
 import { SnapshotCache, type CachedSnapshot } from './snapshot-cache.ts';
 import { loadSnapshot } from './snapshot.ts';
 import type { MonitorHistory } from './uptime-history.ts';
+
+/** The first refresh of a site with no stored history may read this many times the usual pages. */
+const FIRST_LOAD_BACKFILL_FACTOR = 5;
 
 export interface SiteData {
   get(): Promise<CachedSnapshot>;
@@ -42,6 +45,8 @@ export function createSiteData(config: SiteConfig, log: (line: string) => void =
   // Aggregates belong to one API and key; the key itself is never written down.
   const owner = `${config.apiUrl} ${createHash('sha256').update(config.apiKey).digest('hex').slice(0, 16)}`;
   let histories: Map<string, MonitorHistory> | undefined;
+  /** No check pages are asked for before this instant (a 429 on them said when to come back). */
+  let historyHoldUntil = 0;
 
   const cache = new SnapshotCache({
     freshMs: config.freshSeconds * 1000,
@@ -54,8 +59,14 @@ export function createSiteData(config: SiteConfig, log: (line: string) => void =
       const started = performance.now();
       const snapshot = await loadSnapshot(client, histories, {
         now: () => new Date(),
-        backfillBudget: config.backfillPages,
+        // With no history at all (the very first start), fill the bars faster.
+        backfillBudget: histories.size === 0 ? config.backfillPages * FIRST_LOAD_BACKFILL_FACTOR : config.backfillPages,
         concurrency: 4,
+        skipHistory: Date.now() < historyHoldUntil,
+        onHistoryError: (error) => {
+          if (error instanceof RateLimitError) historyHoldUntil = Date.now() + Math.min((error.retryAfterSeconds ?? 60) * 1000, 3_600_000);
+          log(`porchlight: uptime history not fully updated this time (${error instanceof Error ? error.message : String(error)})`);
+        },
       });
       log(`porchlight: refreshed status data with ${requests - before} API requests in ${Math.round(performance.now() - started)} ms`);
       await store.save(owner, histories).catch((error: unknown) => {

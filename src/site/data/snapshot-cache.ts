@@ -38,6 +38,8 @@ export class SnapshotUnavailableError extends Error {
 }
 
 const KEY = 'snapshot';
+/** Longest hold a 429's Retry-After can impose. */
+const MAX_RETRY_AFTER_MS = 3_600_000;
 
 export class SnapshotCache {
   readonly #options: Required<SnapshotCacheOptions>;
@@ -81,7 +83,10 @@ export class SnapshotCache {
       this.#consecutiveFailures += 1;
       this.#lastFailure = error instanceof Error ? error.message : String(error);
       const backoff = Math.min(this.#options.failureBackoffMs * 2 ** (this.#consecutiveFailures - 1), this.#options.freshMs);
-      const retryAfterMs = error instanceof RateLimitError && error.retryAfterSeconds ? error.retryAfterSeconds * 1000 : 0;
+      // An absurd Retry-After (or a date years ahead) must not freeze refreshes for good.
+      const retryAfterMs = error instanceof RateLimitError && error.retryAfterSeconds
+        ? Math.min(error.retryAfterSeconds * 1000, MAX_RETRY_AFTER_MS, this.#options.maxStaleMs / 2)
+        : 0;
       this.#holdUntil = this.#options.now() + Math.max(backoff, retryAfterMs);
       this.#options.log(`porchlight: refresh failed (${this.#lastFailure}); next attempt in ${Math.ceil((this.#holdUntil - this.#options.now()) / 1000)} s`);
       throw error;

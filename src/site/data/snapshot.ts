@@ -23,6 +23,10 @@ export interface LoadOptions {
   /** Check pages one refresh may spend on backfilling history. */
   backfillBudget: number;
   concurrency: number;
+  /** Leave the histories as they are this time (e.g. while a 429 on check pages holds). */
+  skipHistory?: boolean;
+  /** Told when history work failed; the snapshot is published all the same. */
+  onHistoryError?: (error: unknown) => void;
   historyOptions?: HistoryOptions;
 }
 
@@ -44,8 +48,9 @@ export function publicMonitorIds(pages: readonly StatusPage[]): string[] {
 
 /**
  * Loads a snapshot, advancing `histories` in place (they are the long-lived aggregates).
- * Throws the client's typed errors when a list fails; check-page failures fail the refresh too,
- * so the previous snapshot keeps being served rather than one with holes.
+ * Throws the client's typed errors when a list fails: the previous snapshot keeps being served.
+ * A failing check page only stops this refresh's history work: the lists are what a visitor
+ * needs most, and the uptime bars catch up on a later refresh.
  */
 export async function loadSnapshot(client: ApiClient, histories: Map<string, MonitorHistory>, options: LoadOptions): Promise<Snapshot> {
   const [organization, pages, monitors, incidents, maintenance] = await Promise.all([
@@ -57,7 +62,7 @@ export async function loadSnapshot(client: ApiClient, histories: Map<string, Mon
   ]);
   const known = new Set(monitors.map((monitor) => monitor.id));
   const tracked = publicMonitorIds(pages).filter((id) => known.has(id));
-  await refreshHistories(
+  const history = options.skipHistory ? null : await refreshHistories(
     histories,
     tracked,
     async (monitorId, offset, limit) => {
@@ -71,6 +76,7 @@ export async function loadSnapshot(client: ApiClient, histories: Map<string, Mon
       ...(options.historyOptions ? { options: options.historyOptions } : {}),
     },
   );
+  if (history?.error) options.onHistoryError?.(history.error);
   return {
     organization,
     pages,

@@ -177,12 +177,16 @@ function prune(history: MonitorHistory, nowMs: number, options: HistoryOptions):
 
 export interface RefreshResult {
   requests: number;
+  /** The first failure; the work after it was not started, the work before it is kept. */
+  error: unknown;
 }
 
 /**
  * Brings every listed monitor's history up to date: catch-up for each (bounded per monitor),
  * then backfill pages, oldest-missing first, until `backfillBudget` pages are spent.
- * Monitors not listed are forgotten.
+ * Monitors not listed are forgotten. A failing request stops the rest of the work but never
+ * loses what was counted: each page is counted whole or not at all. Nothing is left running
+ * when it returns, so two refreshes never work on one history at once.
  */
 export async function refreshHistories(
   histories: Map<string, MonitorHistory>,
@@ -197,22 +201,33 @@ export async function refreshHistories(
   for (const id of monitorIds) if (!histories.has(id)) histories.set(id, emptyHistory());
 
   let requests = 0;
+  let error: unknown = null;
   await forEachLimited(monitorIds, context.concurrency, async (id) => {
-    requests += await catchUp(id, histories.get(id)!, fetchPage, options);
+    if (error !== null) return;
+    try {
+      requests += await catchUp(id, histories.get(id)!, fetchPage, options);
+    } catch (caught) {
+      error ??= caught;
+    }
   });
 
-  let budget = context.backfillBudget;
+  let budget = error === null ? context.backfillBudget : 0;
   while (budget > 0) {
     const pending = monitorIds.filter((id) => !histories.get(id)!.complete && histories.get(id)!.tailAt !== null);
     if (pending.length === 0) break;
     const round = pending.slice(0, Math.min(budget, context.concurrency));
     budget -= round.length;
     requests += round.length;
-    await Promise.all(round.map((id) => backfillPage(id, histories.get(id)!, fetchPage, options, windowStartMs)));
+    const settled = await Promise.allSettled(round.map((id) => backfillPage(id, histories.get(id)!, fetchPage, options, windowStartMs)));
+    const failure = settled.find((result) => result.status === 'rejected');
+    if (failure) {
+      error = failure.reason;
+      break;
+    }
   }
 
   for (const history of histories.values()) prune(history, nowMs, options);
-  return { requests };
+  return { requests, error };
 }
 
 async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {

@@ -9,8 +9,8 @@ import type { BrandingView } from './types.ts';
 
 export const NO_STORE = 'no-store';
 
-export function publicCacheControl(freshSeconds: number): string {
-  return `public, max-age=${freshSeconds}, stale-while-revalidate=${freshSeconds * 2}, stale-if-error=86400`;
+export function publicCacheControl(config: { freshSeconds: number; maxStaleSeconds: number }): string {
+  return `public, max-age=${config.freshSeconds}, stale-while-revalidate=${config.freshSeconds * 2}, stale-if-error=${config.maxStaleSeconds}`;
 }
 
 /** Registers the owner style's hash for the Content-Security-Policy the middleware writes. */

@@ -12,7 +12,10 @@ export function findPageBySlug(pages: readonly StatusPage[], slug: string): Stat
   return publicPages(pages).find((page) => page.slug === slug) ?? null;
 }
 
-/** The request's Host without port, lower-cased, without a trailing dot; null when absent or odd. */
+/**
+ * The request's Host without port, lower-cased, without a trailing dot; null when absent.
+ * The front server keys its cache with this same function, so routing and caching agree.
+ */
 export function normalizeHost(host: string | null | undefined): string | null {
   if (!host) return null;
   const trimmed = host.trim().toLowerCase();

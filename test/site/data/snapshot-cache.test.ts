@@ -135,4 +135,22 @@ describe('SnapshotCache', () => {
     clock.now += 600_000;
     await expect(cache.get()).rejects.toBeInstanceOf(SnapshotUnavailableError);
   });
+
+  it('caps an absurd Retry-After so refreshes resume', async () => {
+    const clock = { now: 1_000_000 };
+    const { state, load } = scriptedLoad(clock);
+    const cache = cacheWith(clock, load);
+    await cache.get();
+    clock.now += 31_000;
+    state.fail = new RateLimitError({ method: 'GET', path: '/api/v1/monitors', status: 429, body: undefined, retryAfterSeconds: 99_999_999 });
+    await cache.get();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    state.fail = null;
+    const calls = state.calls;
+    // maxStaleMs is 600 s in these tests: the hold is at most half of it.
+    clock.now += 301_000;
+    await cache.get();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(state.calls).toBe(calls + 1);
+  });
 });

@@ -116,4 +116,31 @@ describe('refreshHistories', () => {
     expect([...histories.keys()]).toEqual(['m1']);
     expect(totals(histories.get('m1')!).checks).toBe(2);
   });
+
+  it('stops at the first failing page, keeps what was counted, and leaves no work running', async () => {
+    const list = checkList(hourly(now.getTime() - 99 * HOUR, 100));
+    let inFlight = 0;
+    let calls = 0;
+    const flaky: ChecksPageFetcher = async (id, offset, limit) => {
+      calls += 1;
+      inFlight += 1;
+      try {
+        await new Promise((resolve) => setTimeout(resolve, offset === 30 ? 1 : 10));
+        if (offset === 30) throw new Error('429 rate_limited');
+        return await list.fetchPage(id, offset, limit);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+    const histories = new Map<string, MonitorHistory>();
+    const result = await refreshHistories(histories, ['m1'], flaky, { now, backfillBudget: 10, concurrency: 1, options });
+    expect(inFlight).toBe(0);
+    expect((result.error as Error).message).toBe('429 rate_limited');
+    // Catch-up (offset 0) and backfill at 10 and 20 were counted; 30 failed; nothing after it ran.
+    expect(totals(histories.get('m1')!).checks).toBe(30);
+    expect(calls).toBe(4);
+    const resumed = await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 10, concurrency: 1, options });
+    expect(resumed.error).toBeNull();
+    expect(totals(histories.get('m1')!).checks).toBe(100);
+  });
 });
