@@ -13,7 +13,7 @@ import { Pool } from 'undici';
 import { matchesIfNoneMatch, negotiateCoding } from './encoding.ts';
 import { forwardableHeaders } from './hop-by-hop.ts';
 import { COMPRESSIBLE, encode, isStorable, pageSize, renderedPage, replayableHeaders, type RenderedPage } from './rendered-page.ts';
-import { cacheTarget, validHost } from './request-key.ts';
+import { cacheTarget, checkHost, type CacheTarget, type CheckedHost } from './request-key.ts';
 
 export interface FrontOptions {
   /** Origin of the internal Astro server, e.g. http://127.0.0.1:40123 */
@@ -105,6 +105,8 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     ttlResolution: 0,
     perf: { now },
     allowStale: true,
+    // The synchronous fresh-only look-up below must not throw stale entries away.
+    noDeleteOnStaleGet: true,
     allowStaleOnFetchRejection: true,
     noDeleteOnFetchRejection: true,
     fetchMethod: (_key, stale, { context }) => render(context, stale),
@@ -166,25 +168,31 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     plain(response, 502, 'The status page is temporarily unavailable. Please try again in a moment.\n');
   }
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const host = validHost(request.headers.host);
-    if (host === null) return plain(response, 400, 'Bad Request: the Host header must be a host name with an optional port.\n');
-    const target = options.freshMs > 0 ? cacheTarget(request, host) : null;
-    if (target === null) return passThrough(request, response, host);
-    const context: RenderContext = { key: target.key, path: target.path, host };
+  /** Everything but a fresh hit: stale hits, misses, renders, pass-through. */
+  async function handleSlowly(request: IncomingMessage, response: ServerResponse, host: CheckedHost, target: CacheTarget | null): Promise<void> {
+    if (target === null) return passThrough(request, response, host.host);
+    const context: RenderContext = { key: target.key, path: target.path, host: host.host };
     const page = await cache.fetch(target.key, { context }).catch((error: unknown) => {
       log(`porchlight: rendering ${target.path} failed (${error instanceof Error ? error.message : String(error)})`);
       return undefined;
     });
     if (page) return sendPage(request, response, page);
     if (context.uncached) return sendUncached(request, response, context.uncached);
-    return passThrough(request, response, host);
+    return passThrough(request, response, host.host);
+  }
+
+  /** A fresh hit is answered synchronously: no promise, no await on the hot path. */
+  function handle(request: IncomingMessage, response: ServerResponse): void {
+    const host = checkHost(request.headers.host);
+    if (host === null) return plain(response, 400, 'Bad Request: the Host header must be a host name with an optional port.\n');
+    const target = options.freshMs > 0 ? cacheTarget(request, host) : null;
+    const fresh = target === null ? undefined : cache.get(target.key, { allowStale: false });
+    if (fresh) return sendPage(request, response, fresh);
+    handleSlowly(request, response, host, target).catch((error: unknown) => fail(response, error));
   }
 
   return {
-    handle: (request, response) => {
-      handle(request, response).catch((error: unknown) => fail(response, error));
-    },
+    handle,
     close: () => pool.close(),
   };
 }

@@ -26,6 +26,28 @@ export function hostKey(host: string): string {
   return normalizeHost(host) ?? '';
 }
 
+export interface CheckedHost {
+  /** The Host to render with. */
+  host: string;
+  /** The host name the cache keys by. */
+  key: string;
+}
+
+const checked = new Map<string, CheckedHost | null>();
+const MAX_REMEMBERED_HOSTS = 1024;
+
+/** validHost and hostKey together, remembered: a site sees a handful of distinct Host headers. */
+export function checkHost(header: string | undefined): CheckedHost | null {
+  const raw = header ?? '';
+  const known = checked.get(raw);
+  if (known !== undefined) return known;
+  const host = validHost(raw);
+  const result = host === null ? null : { host, key: hostKey(host) };
+  if (checked.size >= MAX_REMEMBERED_HOSTS) checked.clear();
+  checked.set(raw, result);
+  return result;
+}
+
 /** The only query parameter the site reads (the history page's month). */
 const MEANINGFUL_PARAMS = ['month'];
 
@@ -52,11 +74,11 @@ export interface CacheTarget {
   path: string;
 }
 
-export function cacheTarget(request: Pick<IncomingMessage, 'method' | 'url'>, host: string): CacheTarget | null {
+export function cacheTarget(request: Pick<IncomingMessage, 'method' | 'url'>, host: CheckedHost): CacheTarget | null {
   if (request.method !== 'GET' && request.method !== 'HEAD') return null;
   const url = request.url ?? '/';
   // Bounded keys keep one client from filling the cache with megabyte-long URLs.
   if (!url.startsWith('/') || url.length > MAX_URL_LENGTH) return null;
   const path = canonicalPath(url);
-  return { key: `${hostKey(host)} ${path}`, path };
+  return { key: `${host.key} ${path}`, path };
 }
