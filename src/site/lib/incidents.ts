@@ -18,6 +18,7 @@ import {
   type IncidentStatus,
   type IncidentUpdate,
 } from '../../contract/index.ts';
+import { enumReader } from './normalize-enum.ts';
 import { assertDayCount, lastUtcDayStarts, MS_PER_DAY, nowMs, parseInstant, utcDayKey, utcMonthKey } from './time.ts';
 
 /** The fields the functions below read; callers keep their full incident type. */
@@ -25,26 +26,9 @@ export type IncidentLike = Pick<Incident, 'id' | 'status' | 'startedAt' | 'resol
   updates?: readonly Pick<IncidentUpdate, 'createdAt'>[];
 };
 
-const STATUSES: ReadonlySet<string> = new Set(INCIDENT_STATUSES);
-const SEVERITIES: ReadonlySet<string> = new Set(INCIDENT_SEVERITIES);
+export const normalizeIncidentStatus: (value: unknown) => IncidentStatus = enumReader(INCIDENT_STATUSES, 'investigating');
 
-function isIncidentStatus(value: string): value is IncidentStatus {
-  return STATUSES.has(value);
-}
-
-function isIncidentSeverity(value: string): value is IncidentSeverity {
-  return SEVERITIES.has(value);
-}
-
-export function normalizeIncidentStatus(value: unknown): IncidentStatus {
-  const status = typeof value === 'string' ? value.trim().toLowerCase() : '';
-  return isIncidentStatus(status) ? status : 'investigating';
-}
-
-export function normalizeSeverity(value: unknown): IncidentSeverity {
-  const severity = typeof value === 'string' ? value.trim().toLowerCase() : '';
-  return isIncidentSeverity(severity) ? severity : 'major';
-}
+export const normalizeSeverity: (value: unknown) => IncidentSeverity = enumReader(INCIDENT_SEVERITIES, 'major');
 
 const STATUS_LABELS: Record<IncidentStatus, string> = {
   investigating: 'Investigating',

@@ -23,6 +23,7 @@
  */
 import { MONITOR_STATUSES, type MonitorStatus } from '../../contract/index.ts';
 import { normalizeSeverity } from './incidents.ts';
+import { enumReader } from './normalize-enum.ts';
 
 export type MonitorHealth = MonitorStatus | 'unknown';
 
@@ -42,17 +43,7 @@ export interface OverallStatusInput {
   runningMaintenance: readonly unknown[];
 }
 
-const KNOWN_STATUSES: ReadonlySet<string> = new Set(MONITOR_STATUSES);
-
-function isMonitorStatus(value: string): value is MonitorStatus {
-  return KNOWN_STATUSES.has(value);
-}
-
-export function normalizeMonitorStatus(value: unknown): MonitorHealth {
-  if (typeof value !== 'string') return 'unknown';
-  const status = value.trim().toLowerCase();
-  return isMonitorStatus(status) ? status : 'unknown';
-}
+export const normalizeMonitorStatus: (value: unknown) => MonitorHealth = enumReader(MONITOR_STATUSES, 'unknown');
 
 const MONITOR_LABELS: Record<MonitorHealth, string> = {
   up: 'Operational',
