@@ -15,14 +15,7 @@ export interface CheckRecord {
   error: string | null;
 }
 
-export interface NewCheck {
-  monitorId: string;
-  status: CheckStatus;
-  latency: number;
-  statusCode: number | null;
-  region: string;
-  checkedAt: string;
-  error: string | null;
+export interface NewCheck extends Omit<CheckRecord, 'id'> {
   /** Set only for checks the demo seeder invents. */
   demo?: boolean;
 }
