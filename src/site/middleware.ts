@@ -3,6 +3,7 @@
  * custom domain's Host to its page, and put the security headers on whatever is answered.
  */
 import { defineMiddleware } from 'astro:middleware';
+import { DATA_VERSION_HEADER, dataVersionOf } from './data/data-version.ts';
 import { siteData } from './data/site-data.ts';
 import { SnapshotUnavailableError } from './data/snapshot-cache.ts';
 import { enhanceScript } from './scripts/enhance.ts';
@@ -42,6 +43,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
     }
   }
 
+  if (context.locals.data) response.headers.set(DATA_VERSION_HEADER, dataVersionOf(context.locals.data.snapshot.fetchedAt));
   const csp = contentSecurityPolicy({ scripts: [enhanceScript.hash], styles: context.locals.cspStyles });
   for (const [name, value] of Object.entries(securityHeaders(csp))) response.headers.set(name, value);
   return response;

@@ -4,9 +4,11 @@ import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { createFrontHandler, type FrontHandler } from '../../src/server/front/front-server.ts';
+import { DATA_VERSION_CHANNEL, DATA_VERSION_HEADER } from '../../src/site/data/data-version.ts';
 
 /** A scripted origin standing in for the Astro server: counts renders, answers what the test says. */
 interface Origin {
+  dataVersion: string | null;
   status: number;
   cacheControl: string;
   body: string;
@@ -29,13 +31,18 @@ async function listen(server: Server): Promise<string> {
 }
 
 beforeEach(async () => {
-  origin = { status: 200, cacheControl: 'public, max-age=30', body: '<p>v1</p>'.repeat(200), renders: 0, delayMs: 0, lastHost: undefined, lastPath: undefined };
+  origin = { dataVersion: null, status: 200, cacheControl: 'public, max-age=30', body: '<p>v1</p>'.repeat(200), renders: 0, delayMs: 0, lastHost: undefined, lastPath: undefined };
   upstream = createServer((incoming, outgoing) => {
     origin.renders += 1;
     origin.lastHost = incoming.headers.host;
     origin.lastPath = incoming.url;
     setTimeout(() => {
-      outgoing.writeHead(origin.status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': origin.cacheControl, 'x-frame-options': 'DENY' });
+      outgoing.writeHead(origin.status, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': origin.cacheControl,
+        'x-frame-options': 'DENY',
+        ...(origin.dataVersion === null ? {} : { [DATA_VERSION_HEADER]: origin.dataVersion }),
+      });
       outgoing.end(origin.body);
     }, origin.delayMs);
   });
@@ -229,5 +236,30 @@ describe('front cache', () => {
     const expired = await get('/acme');
     expect(expired.statusCode).toBe(500);
     await expired.body.dump();
+  });
+
+  it('replaces pages rendered from older data as soon as the site announces new data', async () => {
+    const announcer = new BroadcastChannel(DATA_VERSION_CHANNEL);
+    try {
+      origin.dataVersion = '1';
+      announcer.postMessage('1');
+      await settle();
+      const first = await get('/acme');
+      expect(first.headers[DATA_VERSION_HEADER]).toBeUndefined();
+      await first.body.dump();
+      origin.dataVersion = '2';
+      origin.body = '<p>v2</p>';
+      // Same version: the stored page is still served, well within its freshness.
+      expect(await (await get('/acme')).body.text()).toContain('v1');
+      announcer.postMessage('2');
+      await settle();
+      // No clock change: the new version alone makes the page re-render (the old bytes go out once more).
+      await (await get('/acme')).body.dump();
+      await settle();
+      expect(await (await get('/acme')).body.text()).toBe('<p>v2</p>');
+      expect(origin.renders).toBe(2);
+    } finally {
+      announcer.close();
+    }
   });
 });

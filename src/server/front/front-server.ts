@@ -13,6 +13,7 @@ import { Pool } from 'undici';
 import { matchesIfNoneMatch, negotiateCoding } from './encoding.ts';
 import { forwardableHeaders } from './hop-by-hop.ts';
 import { COMPRESSIBLE, encode, isStorable, pageSize, renderedPage, replayableHeaders, type RenderedPage } from './rendered-page.ts';
+import { DATA_VERSION_CHANNEL } from '../../site/data/data-version.ts';
 import { cacheTarget, checkHost, type CacheTarget, type CheckedHost } from './request-key.ts';
 
 export interface FrontOptions {
@@ -31,6 +32,17 @@ export interface FrontOptions {
 export interface FrontHandler {
   handle(request: IncomingMessage, response: ServerResponse): void;
   close(): Promise<void>;
+}
+
+/** Follows the data version the site announces (see site/data/data-version.ts). */
+function followDataVersion(): { current(): string | null; close(): void } {
+  let version: string | null = null;
+  const channel = new BroadcastChannel(DATA_VERSION_CHANNEL);
+  channel.onmessage = (event: MessageEvent) => {
+    if (typeof event.data === 'string') version = event.data;
+  };
+  (channel as BroadcastChannel & { unref?: () => void }).unref?.();
+  return { current: () => version, close: () => channel.close() };
 }
 
 interface Answer {
@@ -65,6 +77,9 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   const now = options.now ?? Date.now;
   const log = options.log ?? ((line: string) => console.error(line));
   const pool = new Pool(options.upstream, { connections: 16, headersTimeout: 30_000, bodyTimeout: 30_000 });
+  const dataVersion = followDataVersion();
+  /** Stored bytes from older data than the site now has are replaced at once, not at their TTL. */
+  const isCurrent = (page: RenderedPage): boolean => page.dataVersion === null || dataVersion.current() === null || page.dataVersion === dataVersion.current();
 
   async function render(context: RenderContext, stale: RenderedPage | undefined): Promise<RenderedPage | undefined> {
     const upstream = await pool.request({
@@ -169,10 +184,17 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   }
 
   /** Everything but a fresh hit: stale hits, misses, renders, pass-through. */
-  async function handleSlowly(request: IncomingMessage, response: ServerResponse, host: CheckedHost, target: CacheTarget | null): Promise<void> {
+  async function handleSlowly(
+    request: IncomingMessage,
+    response: ServerResponse,
+    host: CheckedHost,
+    target: CacheTarget | null,
+    outdated: boolean,
+  ): Promise<void> {
     if (target === null) return passThrough(request, response, host.host);
     const context: RenderContext = { key: target.key, path: target.path, host: host.host };
-    const page = await cache.fetch(target.key, { context }).catch((error: unknown) => {
+    // An outdated page is served once more while its re-render runs (forceRefresh + allowStale).
+    const page = await cache.fetch(target.key, { context, forceRefresh: outdated }).catch((error: unknown) => {
       log(`porchlight: rendering ${target.path} failed (${error instanceof Error ? error.message : String(error)})`);
       return undefined;
     });
@@ -187,12 +209,15 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     if (host === null) return plain(response, 400, 'Bad Request: the Host header must be a host name with an optional port.\n');
     const target = options.freshMs > 0 ? cacheTarget(request, host) : null;
     const fresh = target === null ? undefined : cache.get(target.key, { allowStale: false });
-    if (fresh) return sendPage(request, response, fresh);
-    handleSlowly(request, response, host, target).catch((error: unknown) => fail(response, error));
+    if (fresh && isCurrent(fresh)) return sendPage(request, response, fresh);
+    handleSlowly(request, response, host, target, fresh !== undefined).catch((error: unknown) => fail(response, error));
   }
 
   return {
     handle,
-    close: () => pool.close(),
+    close: async () => {
+      dataVersion.close();
+      await pool.close();
+    },
   };
 }

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { DATA_VERSION_HEADER } from '../../site/data/data-version.ts';
 import { etagFor, type Coding } from './encoding.ts';
 
 /** One representation, with every header it is sent with worked out once, when stored. */
@@ -19,6 +20,8 @@ export interface RenderedPage {
   variants: Record<Coding, Variant>;
   bodyHash: string;
   storedAt: number;
+  /** The status data version it was rendered from; null for pages that depend on none. */
+  dataVersion: string | null;
 }
 
 /** Worth compressing; images other than SVG and fonts are compressed already. */
@@ -55,6 +58,7 @@ const NOT_REPLAYED = new Set([
   'age',
   'vary',
   'set-cookie',
+  DATA_VERSION_HEADER,
 ]);
 
 /** The headers to send again, with nosniff on everything (static files carry no site headers). */
@@ -101,6 +105,7 @@ export function renderedPage(
     },
     bodyHash,
     storedAt,
+    dataVersion: typeof headers[DATA_VERSION_HEADER] === 'string' ? headers[DATA_VERSION_HEADER] : null,
   };
 }
 

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
 import { createClient, RateLimitError, type ApiClient } from '../../api/index.ts';
 import { siteConfig, type SiteConfig } from '../config.ts';
+import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
 import { SnapshotCache, type CachedSnapshot } from './snapshot-cache.ts';
 import { loadSnapshot } from './snapshot.ts';
@@ -69,6 +70,7 @@ export function createSiteData(config: SiteConfig, log: (line: string) => void =
         },
       });
       log(`porchlight: refreshed status data with ${requests - before} API requests in ${Math.round(performance.now() - started)} ms`);
+      announceDataVersion(dataVersionOf(snapshot.fetchedAt));
       await store.save(owner, histories).catch((error: unknown) => {
         log(`porchlight: could not save uptime history (${error instanceof Error ? error.message : String(error)})`);
       });

@@ -1,0 +1,24 @@
+/**
+ * The version of the status data a page was rendered from (its snapshot's fetch time), told to
+ * the front cache in the same process, so a new snapshot replaces stored pages at once rather
+ * than when their own freshness ends. A BroadcastChannel, because the site runs from Astro's
+ * bundle and the front from the source tree: they share no module, only the process.
+ */
+export const DATA_VERSION_CHANNEL = 'porchlight:data-version';
+/** Response header carrying the version from the site to the front; never sent to visitors. */
+export const DATA_VERSION_HEADER = 'x-porchlight-data-version';
+
+export function dataVersionOf(fetchedAt: Date): string {
+  return String(fetchedAt.getTime());
+}
+
+let channel: BroadcastChannel | undefined;
+
+export function announceDataVersion(version: string): void {
+  if (!channel) {
+    channel = new BroadcastChannel(DATA_VERSION_CHANNEL);
+    // Announcing must never keep the process alive.
+    (channel as BroadcastChannel & { unref?: () => void }).unref?.();
+  }
+  channel.postMessage(version);
+}
