@@ -1,7 +1,7 @@
 /** The processes a benchmark run starts: the API alone, Porchlight, and nginx. All on loopback. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -94,7 +94,6 @@ http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000; gz
 
 /** Resident memory of a process, from /proc, in MiB. */
 export async function residentMiB(pid: number): Promise<number> {
-  const { readFile } = await import('node:fs/promises');
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kib = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
   return Math.round((kib / 1024) * 10) / 10;

@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { createBrotliCompress, createGzip } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { Pool } from 'undici';
-import { matchesIfNoneMatch, negotiateCoding } from './encoding.ts';
+import { matchesIfNoneMatch, negotiateCoding, type Coding } from './encoding.ts';
 import { forwardableHeaders } from './hop-by-hop.ts';
 import { COMPRESSIBLE, encode, isStorable, pageSize, renderedPage, replayableHeaders, type RenderedPage } from './rendered-page.ts';
 import { DATA_VERSION_CHANNEL } from '../../site/data/data-version.ts';
@@ -66,6 +66,11 @@ const SITE_UNAVAILABLE = 503;
 
 class RenderFailed extends Error {
   override name = 'RenderFailed';
+}
+
+/** The coding an answer goes out in: what the client prefers, for content worth compressing. */
+function codingFor(request: IncomingMessage, contentType: string | undefined): Coding {
+  return COMPRESSIBLE.test(contentType ?? '') ? negotiateCoding(request.headers['accept-encoding']) : 'identity';
 }
 
 function plain(response: ServerResponse, status: number, text: string): void {
@@ -144,7 +149,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   }
 
   function sendUncached(request: IncomingMessage, response: ServerResponse, answer: Answer): void {
-    const coding = COMPRESSIBLE.test(answer.headers['content-type'] ?? '') ? negotiateCoding(request.headers['accept-encoding']) : 'identity';
+    const coding = codingFor(request, answer.headers['content-type']);
     const body = encode(answer.body, coding);
     const headers: Record<string, string> = { ...answer.headers, vary: 'Accept-Encoding', 'content-length': String(body.length) };
     if (coding !== 'identity') headers['content-encoding'] = coding;
@@ -162,7 +167,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
       body: hasBody ? request : null,
     });
     const headers = replayableHeaders(upstream.headers);
-    const coding = COMPRESSIBLE.test(headers['content-type'] ?? '') ? negotiateCoding(request.headers['accept-encoding']) : 'identity';
+    const coding = codingFor(request, headers['content-type']);
     if (coding !== 'identity') {
       headers['content-encoding'] = coding;
       headers.vary = 'Accept-Encoding';

@@ -113,9 +113,4 @@ export class SnapshotCache {
     }
     return { snapshot, stale: this.#lastFailure !== null };
   }
-
-  /** Waits for any refresh in flight (tests and shutdown). */
-  async settle(): Promise<void> {
-    await this.#cache.fetch(KEY, { allowStale: true }).catch(() => undefined);
-  }
 }

@@ -3,7 +3,7 @@ import { safeHttpUrl } from '../lib/css.ts';
 import { overallView } from './status-page-view.ts';
 import { pageContext } from './page-context.ts';
 import { publicPages } from './routing.ts';
-import { timeView } from './time-view.ts';
+import { staleNotice, timeView } from './time-view.ts';
 import type { IndexPageView } from './types.ts';
 
 /** The site's index on its main host: every public page with its overall status. */
@@ -20,6 +20,6 @@ export function indexView(snapshot: Snapshot, options: { now: Date; stale: boole
     logoUrl: safeHttpUrl(snapshot.organization?.logo),
     pages,
     generatedAt: timeView(snapshot.fetchedAt, options.now),
-    stale: options.stale ? { asOf: timeView(snapshot.fetchedAt, options.now) } : null,
+    stale: staleNotice(snapshot.fetchedAt, options.now, options.stale),
   };
 }

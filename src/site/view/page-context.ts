@@ -8,7 +8,7 @@ import { activeIncidents, incidentsForPage } from '../lib/incidents.ts';
 import { monitorsUnderMaintenance, selectMaintenance } from '../lib/maintenance.ts';
 import { joinPageMonitors, pageMonitorIds } from '../lib/page-monitors.ts';
 import { brandingView } from './branding.ts';
-import { timeView } from './time-view.ts';
+import { staleNotice } from './time-view.ts';
 import type { BrandingView, StaleNotice } from './types.ts';
 
 export interface PageContext {
@@ -46,6 +46,6 @@ export function pageContext(
     incidents,
     active: activeIncidents(incidents),
     maintenance,
-    stale: options.stale ? { asOf: timeView(snapshot.fetchedAt, options.now) } : null,
+    stale: staleNotice(snapshot.fetchedAt, options.now, options.stale),
   };
 }
