@@ -13,6 +13,13 @@ const apiUrl = z
   .transform((value) => value.replace(/\/+$/, ''))
   .refine((value) => value.endsWith('/api/v1'), 'must end in /api/v1');
 
+/** Origin (scheme, host, optional port) at which visitors reach the site's main host. */
+const publicUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://status.example.com' })
+  .transform((value) => new URL(value))
+  .refine((url) => (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash && !url.username && !url.password, 'must be an origin only, such as https://status.example.com (no path, query or credentials)')
+  .transform((url) => url.origin);
+
 const seconds = (fallback: number) =>
   z.coerce.number({ error: 'must be a whole number of seconds' }).int('must be a whole number of seconds').default(fallback);
 
@@ -26,6 +33,7 @@ const siteEnvSchema = z
     CACHE_MAX_STALE_SECONDS: seconds(86_400),
     HISTORY_BACKFILL_PAGES: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0).max(1000).default(20),
     CACHE_DIR: z.string().trim().min(1).default('./data/cache'),
+    SITE_PUBLIC_URL: publicUrl.optional(),
   })
   .superRefine((env, ctx) => {
     if (env.CACHE_MAX_STALE_SECONDS < env.CACHE_FRESH_SECONDS) {
@@ -46,6 +54,11 @@ export interface SiteConfig {
   backfillPages: number;
   /** Folder of the uptime aggregates that survive a restart; ':memory:' keeps them in memory only. */
   cacheDir: string;
+  /**
+   * Origin of the main host as visitors reach it (e.g. https://status.example.com), for the
+   * absolute links feeds, JSON and snippets need; null: taken from each request.
+   */
+  publicUrl: string | null;
 }
 
 export class ConfigError extends Error {
@@ -91,6 +104,7 @@ export function siteConfig(): SiteConfig {
     maxStaleSeconds: env.CACHE_MAX_STALE_SECONDS,
     backfillPages: env.HISTORY_BACKFILL_PAGES,
     cacheDir: env.CACHE_DIR,
+    publicUrl: env.SITE_PUBLIC_URL ?? null,
   };
   return cached;
 }

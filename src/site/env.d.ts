@@ -10,5 +10,7 @@ declare namespace App {
     domainPage: import('../contract/index.ts').StatusPage | null;
     /** Hashes of the inline styles the page rendered, for the Content-Security-Policy. */
     cspStyles: string[];
+    /** Who may frame the response: 'none', except the embeddable widget ('any'). */
+    frameAncestors: import('./security/csp.ts').FrameAncestors;
   }
 }

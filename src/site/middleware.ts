@@ -18,6 +18,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   context.locals.unavailable = null;
   context.locals.domainPage = null;
   context.locals.cspStyles = [];
+  context.locals.frameAncestors = 'none';
 
   let response: Response;
   const { pathname, search } = context.url;
@@ -44,7 +45,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
   }
 
   if (context.locals.data) response.headers.set(DATA_VERSION_HEADER, dataVersionOf(context.locals.data.snapshot.fetchedAt));
-  const csp = contentSecurityPolicy({ scripts: [enhanceScript.hash], styles: context.locals.cspStyles });
-  for (const [name, value] of Object.entries(securityHeaders(csp))) response.headers.set(name, value);
+  const { frameAncestors } = context.locals;
+  const csp = contentSecurityPolicy({ scripts: [enhanceScript.hash], styles: context.locals.cspStyles, frameAncestors });
+  for (const [name, value] of Object.entries(securityHeaders(csp, frameAncestors))) response.headers.set(name, value);
   return response;
 });

@@ -43,10 +43,12 @@ describe('cache keys', () => {
   });
 
   it.each([
-    ['Status.Example.com:8443', 'status.example.com'],
+    ['Status.Example.com:8443', 'status.example.com:8443'],
     ['status.example.com.', 'status.example.com'],
-    ['[::1]:4321', '[::1]'],
-    ['127.0.0.1:4321', '127.0.0.1'],
+    ['status.example.com.:80', 'status.example.com:80'],
+    ['[::1]:4321', '[::1]:4321'],
+    ['[::1]', '[::1]'],
+    ['127.0.0.1:4321', '127.0.0.1:4321'],
   ])('host %j is keyed as %j', (host, expected) => {
     expect(hostKey(validHost(host)!)).toBe(expected);
   });

@@ -164,11 +164,13 @@ describe('front cache', () => {
     expect(origin.lastPath).toBe('/acme/history?month=2026-10');
   });
 
-  it('keys pages by host, so two domains never share bytes', async () => {
+  it('keys pages by host and port, so two domains never share bytes (absolute links depend on both)', async () => {
     await (await get('/', { host: 'a.example.test' })).body.dump();
     await (await get('/', { host: 'B.example.test:8080' })).body.dump();
-    await (await get('/', { host: 'b.example.test' })).body.dump();
+    await (await get('/', { host: 'b.example.test:8080' })).body.dump();
     expect(origin.renders).toBe(2);
+    await (await get('/', { host: 'b.example.test' })).body.dump();
+    expect(origin.renders).toBe(3);
   });
 
   it('passes other methods through to the site', async () => {

@@ -25,7 +25,7 @@ export interface RenderedPage {
 }
 
 /** Worth compressing; images other than SVG and fonts are compressed already. */
-export const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
+export const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json|[a-z.-]+\+xml)|image\/svg\+xml)/;
 
 /** Headers a 304 repeats (RFC 9110 15.4.5): validators and caching, nothing about the body. */
 const NOT_MODIFIED_HEADERS = ['cache-control', 'content-location', 'expires'];

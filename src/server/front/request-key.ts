@@ -21,9 +21,14 @@ export function validHost(host: string | undefined): string | null {
   return host.toLowerCase();
 }
 
-/** The host name part of a valid Host, as the site matches it against custom domains. */
+/**
+ * The cache key part of a valid Host: the host name as the site matches it against custom
+ * domains, with the port kept, since absolute links (feeds, JSON) are built from the Host.
+ */
 export function hostKey(host: string): string {
-  return normalizeHost(host) ?? '';
+  const name = normalizeHost(host) ?? '';
+  const port = /\]?:(\d{1,5})$/.exec(host)?.[1];
+  return port ? `${name}:${port}` : name;
 }
 
 export interface CheckedHost {

@@ -218,3 +218,11 @@ export function incidentsPerDay(incidents: readonly IncidentLike[], days: number
   }
   return counts;
 }
+
+/** How many incidents the machine-readable outputs (Statuspage JSON, feeds) list at most. */
+export const LATEST_INCIDENTS_LIMIT = 50;
+
+/** The page's most recently started incidents, active and resolved, newest first. */
+export function latestIncidents<T extends IncidentLike>(incidents: readonly T[], limit = LATEST_INCIDENTS_LIMIT): T[] {
+  return newestFirst(incidents, startedAt).slice(0, limit);
+}

@@ -40,22 +40,34 @@ function affectsPage(window: MaintenanceLike, pageMonitorIds: ReadonlySet<string
   return false;
 }
 
-type Phase = 'running' | 'upcoming' | 'hidden';
+/**
+ * Where a window stands now. `lapsed`: still scheduled although its end has passed (never
+ * started); `unknown`: a status the contract does not know, or unreadable times.
+ */
+export type MaintenancePhase = 'running' | 'upcoming' | 'completed' | 'cancelled' | 'lapsed' | 'unknown';
 
-function phase(window: MaintenanceLike, now: number, horizonEnd: number): Phase {
+export function maintenancePhase(window: MaintenanceLike, now: Date): MaintenancePhase {
   const status = typeof window.status === 'string' ? window.status.trim().toLowerCase() : '';
   if (status === 'in_progress') return 'running';
-  if (status !== 'scheduled') return 'hidden';
+  if (status === 'completed') return 'completed';
+  if (status === 'cancelled') return 'cancelled';
+  if (status !== 'scheduled') return 'unknown';
   const start = parseInstant(window.scheduledStart);
   const end = parseInstant(window.scheduledEnd);
-  if (start === null || end === null) return 'hidden';
-  if (start <= now && now < end) return 'running';
-  if (now < start && start <= horizonEnd) return 'upcoming';
-  return 'hidden';
+  if (start === null || end === null) return 'unknown';
+  const current = nowMs(now);
+  if (start <= current && current < end) return 'running';
+  if (current < start) return 'upcoming';
+  return 'lapsed';
+}
+
+/** The windows that concern a page: those affecting one of its linked monitors. */
+export function maintenanceForPage<T extends MaintenanceLike>(windows: readonly T[], pageMonitorIds: ReadonlySet<string>): T[] {
+  return windows.filter((window) => affectsPage(window, pageMonitorIds));
 }
 
 /** Soonest scheduled start first; unreadable starts last; ties by id. */
-function bySchedule<T extends MaintenanceLike>(a: T, b: T): number {
+export function bySchedule<T extends MaintenanceLike>(a: T, b: T): number {
   const left = parseInstant(a.scheduledStart);
   const right = parseInstant(b.scheduledStart);
   if (left !== right) {
@@ -80,11 +92,10 @@ export function selectMaintenance<T extends MaintenanceLike>(
   const horizonEnd = current + horizonDays * MS_PER_DAY;
   const running: T[] = [];
   const upcoming: T[] = [];
-  for (const window of windows) {
-    if (!affectsPage(window, pageMonitorIds)) continue;
-    const where = phase(window, current, horizonEnd);
+  for (const window of maintenanceForPage(windows, pageMonitorIds)) {
+    const where = maintenancePhase(window, now);
     if (where === 'running') running.push(window);
-    else if (where === 'upcoming') upcoming.push(window);
+    else if (where === 'upcoming' && (parseInstant(window.scheduledStart) ?? Infinity) <= horizonEnd) upcoming.push(window);
   }
   return { running: running.sort(bySchedule), upcoming: upcoming.sort(bySchedule) };
 }

@@ -10,12 +10,15 @@ export function sha256Source(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 }
 
-export function contentSecurityPolicy(hashes: { scripts: readonly string[]; styles: readonly string[] }): string {
+/** Who may show a response in a frame: nobody, except the widget, which any site may embed. */
+export type FrameAncestors = 'none' | 'any';
+
+export function contentSecurityPolicy(hashes: { scripts: readonly string[]; styles: readonly string[]; frameAncestors?: FrameAncestors }): string {
   return [
     "default-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    hashes.frameAncestors === 'any' ? 'frame-ancestors *' : "frame-ancestors 'none'",
     "img-src 'self' https: http: data:",
     "font-src 'self' https:",
     `style-src 'self' ${hashes.styles.join(' ')}`.trim(),
@@ -25,13 +28,13 @@ export function contentSecurityPolicy(hashes: { scripts: readonly string[]; styl
   ].join('; ');
 }
 
-/** Headers of every response, pages and errors alike. */
-export function securityHeaders(csp: string): Record<string, string> {
+/** Headers of every response, pages and errors alike; only a frameable one drops X-Frame-Options. */
+export function securityHeaders(csp: string, frameAncestors: FrameAncestors = 'none'): Record<string, string> {
   return {
     'content-security-policy': csp,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'strict-origin-when-cross-origin',
-    'x-frame-options': 'DENY',
+    ...(frameAncestors === 'none' ? { 'x-frame-options': 'DENY' } : {}),
     'permissions-policy': 'camera=(), microphone=(), geolocation=(), interest-cohort=()',
     'cross-origin-opener-policy': 'same-origin',
   };

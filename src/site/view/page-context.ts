@@ -5,7 +5,7 @@
 import type { Snapshot } from '../data/snapshot.ts';
 import type { StatusPage } from '../../contract/index.ts';
 import { activeIncidents, incidentsForPage } from '../lib/incidents.ts';
-import { monitorsUnderMaintenance, selectMaintenance } from '../lib/maintenance.ts';
+import { maintenanceForPage, monitorsUnderMaintenance, selectMaintenance } from '../lib/maintenance.ts';
 import { joinPageMonitors, pageMonitorIds } from '../lib/page-monitors.ts';
 import { brandingView } from './branding.ts';
 import { staleNotice } from './time-view.ts';
@@ -22,7 +22,10 @@ export interface PageContext {
   rows: ReturnType<typeof joinPageMonitors<Snapshot['monitors'][number]>>;
   incidents: Snapshot['incidents'];
   active: Snapshot['incidents'];
+  /** What the HTML page shows: running windows, and upcoming ones within its horizon. */
   maintenance: ReturnType<typeof selectMaintenance<Snapshot['maintenance'][number]>>;
+  /** Every window affecting the page, in any state (feeds, JSON and the calendar pick from these). */
+  windows: Snapshot['maintenance'];
   stale: StaleNotice | null;
 }
 
@@ -46,6 +49,7 @@ export function pageContext(
     incidents,
     active: activeIncidents(incidents),
     maintenance,
+    windows: maintenanceForPage(snapshot.maintenance, monitorIds),
     stale: staleNotice(snapshot.fetchedAt, options.now, options.stale),
   };
 }
