@@ -13,6 +13,7 @@ import type { LauncherConfig } from './config.ts';
 import { loadSiteHandler } from './site-handler.ts';
 import { errorPage } from './error-page.ts';
 import { createFrontHandler } from './front/front-server.ts';
+import { createPublicServer } from './front/public-server.ts';
 
 export interface RunningPorchlight {
   siteUrl: string;
@@ -92,8 +93,7 @@ export async function startPorchlight(config: LauncherConfig): Promise<RunningPo
     maxEntries: 2_000,
     maxBytes: 64 * 1024 * 1024,
   });
-  const server = http.createServer(front.handle);
-  server.keepAliveTimeout = 65_000;
+  const server = createPublicServer(front.handle);
   await listen(server, config.launcher.PORT, config.launcher.HOST);
   const { port } = server.address() as AddressInfo;
   const host = config.launcher.HOST.includes(':') ? `[${config.launcher.HOST}]` : config.launcher.HOST;

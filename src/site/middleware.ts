@@ -44,6 +44,11 @@ export const onRequest = defineMiddleware(async (context, next) => {
     }
   }
 
+  // Astro names no charset; without one a browser may guess the encoding of owner text.
+  const contentType = response.headers.get('content-type');
+  if (contentType && /^text\/html\b/i.test(contentType) && !/charset=/i.test(contentType)) {
+    response.headers.set('content-type', `${contentType}; charset=utf-8`);
+  }
   if (context.locals.data) response.headers.set(DATA_VERSION_HEADER, dataVersionOf(context.locals.data.snapshot.fetchedAt));
   const { frameAncestors } = context.locals;
   const csp = contentSecurityPolicy({ scripts: [enhanceScript.hash], styles: context.locals.cspStyles, frameAncestors });

@@ -84,3 +84,20 @@ test.describe('routes on the main host', () => {
     }
   });
 });
+
+test.describe('odd requests against the real server', () => {
+  test('pages name their charset; TRACE, DELETE and OPTIONS get plain answers and leave no stack trace', async ({ request, porchlight }) => {
+    const page = await request.get('/acme');
+    expect(page.headers()['content-type']).toBe('text/html; charset=utf-8');
+    const before = porchlight.output.length;
+    for (const method of ['TRACE', 'DELETE', 'PUT', 'PATCH']) {
+      const answer = await request.fetch('/acme', { method });
+      expect(answer.status()).toBe(405);
+      expect(answer.headers().allow).toBe('GET, HEAD, OPTIONS');
+    }
+    const options = await request.fetch('/acme', { method: 'OPTIONS' });
+    expect(options.status()).toBe(204);
+    expect(await options.text()).toBe('');
+    expect(porchlight.output.slice(before).filter((line) => /error|at /i.test(line))).toEqual([]);
+  });
+});

@@ -173,10 +173,23 @@ describe('front cache', () => {
     expect(origin.renders).toBe(3);
   });
 
-  it('passes other methods through to the site', async () => {
-    const response = await request(`${base}/acme`, { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } });
-    await response.body.dump();
-    await (await request(`${base}/acme`, { method: 'POST', body: 'y', headers: { 'content-type': 'text/plain' } })).body.dump();
+  it('refuses other methods itself, with 405 and Allow, and never renders for them', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH'] as const) {
+      const response = await request(`${base}/acme`, { method, body: 'x', headers: { host: 'status.example.test', 'content-type': 'text/plain' } });
+      expect(response.statusCode).toBe(405);
+      expect(response.headers.allow).toBe('GET, HEAD, OPTIONS');
+      await response.body.dump();
+    }
+    expect(origin.renders).toBe(0);
+  });
+
+  it('passes a GET it does not cache (an overlong URL) through to the site, each time', async () => {
+    const long = `/acme?q=${'x'.repeat(3000)}`;
+    for (let index = 0; index < 2; index += 1) {
+      const response = await get(long);
+      expect(response.statusCode).toBe(200);
+      await response.body.dump();
+    }
     expect(origin.renders).toBe(2);
   });
 
@@ -193,18 +206,20 @@ describe('front cache', () => {
   it('passes requests with hop-by-hop headers through instead of failing them', async () => {
     // node:http, unlike undici, lets a client send these headers, as browsers and curl do.
     const status = await new Promise<number>((resolve, reject) => {
-      const outgoing = httpRequest(`${base}/acme`, {
-        method: 'POST',
-        headers: { 'content-type': 'text/plain', connection: 'keep-alive, x-drop-me', 'keep-alive': 'timeout=5', 'x-drop-me': '1', 'transfer-encoding': 'chunked' },
+      // An overlong URL is not cached, so the request itself goes on to the site.
+      const outgoing = httpRequest(`${base}/acme?q=${'x'.repeat(3000)}`, {
+        method: 'GET',
+        headers: { connection: 'keep-alive, x-drop-me', 'keep-alive': 'timeout=5', 'x-drop-me': '1' },
       });
       outgoing.on('response', (incoming) => {
         incoming.resume();
         resolve(incoming.statusCode ?? 0);
       });
       outgoing.on('error', reject);
-      outgoing.end('x');
+      outgoing.end();
     });
     expect(status).toBe(200);
+    expect(origin.renders).toBe(1);
   });
 
   it("passes the site's 503 through even with old bytes at hand, and drops them", async () => {

@@ -15,6 +15,7 @@ import { forwardableHeaders } from './hop-by-hop.ts';
 import { COMPRESSIBLE, encode, isStorable, pageSize, renderedPage, replayableHeaders, type RenderedPage } from './rendered-page.ts';
 import { DATA_VERSION_CHANNEL } from '../../site/data/data-version.ts';
 import { cacheTarget, checkHost, type CacheTarget, type CheckedHost } from './request-key.ts';
+import { gateRequest, isGateAnswer, type GateAnswer } from './request-gate.ts';
 
 export interface FrontOptions {
   /** Origin of the internal Astro server, e.g. http://127.0.0.1:40123 */
@@ -157,14 +158,12 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     response.end(request.method === 'HEAD' ? undefined : body);
   }
 
-  /** Anything the cache does not answer goes to the site as it came, compressed on the way back. */
-  async function passThrough(request: IncomingMessage, response: ServerResponse, host: string): Promise<void> {
-    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+  /** A GET or HEAD the cache does not keep (caching off, an overlong URL) goes to the site as it came. */
+  async function passThrough(request: IncomingMessage, response: ServerResponse, host: string, path: string): Promise<void> {
     const upstream = await pool.request({
-      method: (request.method ?? 'GET') as 'GET',
-      path: request.url ?? '/',
+      method: request.method === 'HEAD' ? 'HEAD' : 'GET',
+      path,
       headers: { ...forwardableHeaders(request.headers), host, 'accept-encoding': 'identity' },
-      body: hasBody ? request : null,
     });
     const headers = replayableHeaders(upstream.headers);
     const coding = codingFor(request, headers['content-type']);
@@ -179,8 +178,9 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     else await pipeline(upstream.body, coding === 'br' ? createBrotliCompress() : createGzip(), response);
   }
 
-  function fail(response: ServerResponse, error: unknown): void {
-    log(`porchlight: front server error (${error instanceof Error ? error.message : String(error)})`);
+  function fail(request: IncomingMessage, response: ServerResponse, error: unknown): void {
+    // A visitor who went away mid-answer is not an error of the site: nothing to log.
+    if (!request.destroyed && !response.destroyed) log(`porchlight: front server error (${error instanceof Error ? error.message : String(error)})`);
     if (response.headersSent) {
       response.destroy();
       return;
@@ -193,10 +193,11 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     request: IncomingMessage,
     response: ServerResponse,
     host: CheckedHost,
+    path: string,
     target: CacheTarget | null,
     outdated: boolean,
   ): Promise<void> {
-    if (target === null) return passThrough(request, response, host.host);
+    if (target === null) return passThrough(request, response, host.host, path);
     const context: RenderContext = { key: target.key, path: target.path, host: host.host };
     // An outdated page is served once more while its re-render runs (forceRefresh + allowStale).
     const page = await cache.fetch(target.key, { context, forceRefresh: outdated }).catch((error: unknown) => {
@@ -205,17 +206,24 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     });
     if (page) return sendPage(request, response, page);
     if (context.uncached) return sendUncached(request, response, context.uncached);
-    return passThrough(request, response, host.host);
+    return passThrough(request, response, host.host, path);
+  }
+
+  function sendGateAnswer(request: IncomingMessage, response: ServerResponse, answer: GateAnswer): void {
+    response.writeHead(answer.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)) });
+    response.end(request.method === 'HEAD' ? undefined : answer.body);
   }
 
   /** A fresh hit is answered synchronously: no promise, no await on the hot path. */
   function handle(request: IncomingMessage, response: ServerResponse): void {
-    const host = checkHost(request.headers.host);
+    const gated = gateRequest(request);
+    if (isGateAnswer(gated)) return sendGateAnswer(request, response, gated);
+    const host = checkHost(gated.host);
     if (host === null) return plain(response, 400, 'Bad Request: the Host header must be a host name with an optional port.\n');
-    const target = options.freshMs > 0 ? cacheTarget(request, host) : null;
+    const target = options.freshMs > 0 ? cacheTarget(gated.path, host) : null;
     const fresh = target === null ? undefined : cache.get(target.key, { allowStale: false });
     if (fresh && isCurrent(fresh)) return sendPage(request, response, fresh);
-    handleSlowly(request, response, host, target, fresh !== undefined).catch((error: unknown) => fail(response, error));
+    handleSlowly(request, response, host, gated.path, target, fresh !== undefined).catch((error: unknown) => fail(request, response, error));
   }
 
   return {

@@ -1,9 +1,9 @@
 /**
- * Which requests the front cache may answer, and under which key: GET and HEAD only, keyed by
+ * Which requests the front cache may answer, and under which key: GET and HEAD only (the
+ * request gate refuses other methods first), keyed by
  * the host name (lower-cased, port dropped: the site routes by host name) and the path with the
  * query parameters the site reads.
  */
-import type { IncomingMessage } from 'node:http';
 import { normalizeHost } from '../../site/view/routing.ts';
 
 const MAX_URL_LENGTH = 2048;
@@ -79,9 +79,8 @@ export interface CacheTarget {
   path: string;
 }
 
-export function cacheTarget(request: Pick<IncomingMessage, 'method' | 'url'>, host: CheckedHost): CacheTarget | null {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return null;
-  const url = request.url ?? '/';
+/** The key of a GET or HEAD for an origin-form path (see request-gate.ts), or null: not cacheable. */
+export function cacheTarget(url: string, host: CheckedHost): CacheTarget | null {
   // Bounded keys keep one client from filling the cache with megabyte-long URLs.
   if (!url.startsWith('/') || url.length > MAX_URL_LENGTH) return null;
   const path = canonicalPath(url);
