@@ -270,7 +270,7 @@ describe('scheduled maintenances', () => {
 describe('documents', () => {
   it('nest and order their keys like Statuspage', () => {
     const data = snapshot({ maintenance: [window('w1', { status: 'in_progress', scheduledStart: at(-1), scheduledEnd: at(1) })] });
-    const summary = JSON.parse(statuspageJson('summaryJson', source(data))) as Record<string, unknown[]> & { status: object; page: object };
+    const summary = JSON.parse(statuspageJson('summaryJson', source(data))) as { page: object; components: object[]; incidents: { incident_updates: object[] }[]; scheduled_maintenances: object[]; status: object };
     expect(Object.keys(summary)).toEqual(['page', 'components', 'incidents', 'scheduled_maintenances', 'status']);
     expect(Object.keys(summary.page)).toEqual(['id', 'name', 'url', 'time_zone', 'updated_at']);
     expect(Object.keys(summary.status)).toEqual(['indicator', 'description']);
@@ -278,7 +278,7 @@ describe('documents', () => {
       'id', 'name', 'status', 'created_at', 'updated_at', 'position', 'description', 'showcase', 'start_date', 'group_id', 'page_id', 'group', 'only_show_if_degraded',
     ]);
     const incidentKeys = ['id', 'name', 'status', 'created_at', 'updated_at', 'monitoring_at', 'resolved_at', 'impact', 'shortlink', 'started_at', 'page_id', 'incident_updates', 'components'];
-    const incident = summary.incidents[0] as { incident_updates: object[] };
+    const incident = summary.incidents[0]!;
     expect(Object.keys(incident)).toEqual(incidentKeys);
     expect(Object.keys(incident.incident_updates[0]!)).toEqual(['id', 'status', 'body', 'incident_id', 'created_at', 'updated_at', 'display_at', 'affected_components']);
     expect(Object.keys(summary.scheduled_maintenances[0]!)).toEqual([...incidentKeys, 'scheduled_for', 'scheduled_until']);
