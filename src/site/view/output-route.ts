@@ -18,9 +18,28 @@ export interface OutputSource {
   fetchedAt: Date;
 }
 
+/**
+ * The page's slug from the route. Astro (7.3) hands an endpoint reached through the middleware's
+ * rewrite the params of the path before it, i.e. none on a custom domain: there the page is the
+ * domain's own (the middleware rewrote to its slug).
+ */
+export function outputSlug(request: Pick<APIContext, 'locals' | 'params'>): string | undefined {
+  return request.params.slug ?? request.locals.domainPage?.slug;
+}
+
+/**
+ * The requested path relative to the page's root, e.g. 'api/v2/summary.json', for a route under
+ * `[slug]/` whose rest of the path is `rest` (as in `params`). Through the middleware's rewrite
+ * (a custom domain, see outputSlug) the request's own path is that path.
+ */
+export function outputPath(request: Pick<APIContext, 'locals' | 'params' | 'url'>, rest: (params: APIContext['params']) => string): string | null {
+  if (request.params.slug !== undefined) return rest(request.params);
+  return request.locals.domainPage ? request.url.pathname.slice(1) : null;
+}
+
 /** The page an output route serves, or null: answer with `context.rewrite('/404')`. */
 export function outputSource(request: Pick<APIContext, 'locals' | 'params' | 'url'>): OutputSource | null {
-  const resolved = resolvePage(request.locals, request.params.slug);
+  const resolved = resolvePage(request.locals, outputSlug(request));
   if (!resolved) return null;
   const context = pageContext(resolved.snapshot, resolved.page, { basePath: resolved.basePath, now: new Date(), stale: resolved.stale });
   const origin = publicOrigin({
