@@ -5,6 +5,7 @@
  * addresses, and the same public caching headers as the HTML page.
  */
 import type { APIContext } from 'astro';
+import type { Organization } from '../../contract/index.ts';
 import { siteConfig } from '../config.ts';
 import { pageContext, type PageContext } from './page-context.ts';
 import { publicOrigin, publicUrls, type PublicUrls } from './public-url.ts';
@@ -14,6 +15,8 @@ import { publicCacheControl } from './response-policy.ts';
 export interface OutputSource {
   context: PageContext;
   urls: PublicUrls;
+  /** The organization that owns the page: its id scopes the stable ids of feed entries and events. */
+  organization: Organization | null;
   /** When the data was fetched from the API: the age of everything the output says. */
   fetchedAt: Date;
 }
@@ -28,7 +31,12 @@ export function outputSource(request: Pick<APIContext, 'locals' | 'params' | 'ur
     customDomain: request.locals.domainPage ? (resolved.page.customDomain ?? null) : null,
     configured: siteConfig().publicUrl,
   });
-  return { context, urls: publicUrls(origin, resolved.basePath), fetchedAt: resolved.snapshot.fetchedAt };
+  return {
+    context,
+    urls: publicUrls(origin, resolved.basePath),
+    organization: resolved.snapshot.organization,
+    fetchedAt: resolved.snapshot.fetchedAt,
+  };
 }
 
 export interface OutputOptions {
