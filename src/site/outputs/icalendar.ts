@@ -9,8 +9,9 @@
  *   every host the calendar is read from.
  * - Times: DTSTART/DTEND are the API's scheduledStart/scheduledEnd in UTC, to the second.
  * - Revision: the latest of updatedAt, createdAt, startedAt and completedAt. DTSTAMP and
- *   LAST-MODIFIED are that instant and SEQUENCE is the whole seconds from createdAt to it, so every
- *   change the API records raises SEQUENCE, and unchanged data gives the same bytes.
+ *   LAST-MODIFIED are that instant and SEQUENCE is the seconds from createdAt to it, rounded up, so
+ *   every change the API records raises SEQUENCE (two changes within the same second may share
+ *   one), and unchanged data gives the same bytes.
  *   Nothing here reads the clock except to tell a lapsed window.
  */
 import type { MaintenanceWindow } from '../../contract/index.ts';
@@ -62,7 +63,7 @@ export function windowRevision(window: Pick<MaintenanceWindow, 'createdAt' | 'up
 } {
   const at = latestInstant([window.updatedAt, window.createdAt, window.startedAt, window.completedAt]) ?? fallback;
   const created = parseInstant(window.createdAt);
-  const sequence = created === null ? 0 : Math.min(MAX_SEQUENCE, Math.max(0, Math.floor((at - created) / 1000)));
+  const sequence = created === null ? 0 : Math.min(MAX_SEQUENCE, Math.max(0, Math.ceil((at - created) / 1000)));
   return { at, sequence };
 }
 

@@ -23,7 +23,12 @@ export interface OutputSource {
 
 /** The page an output route serves, or null: answer with `context.rewrite('/404')`. */
 export function outputSource(request: Pick<APIContext, 'locals' | 'params' | 'url'>): OutputSource | null {
-  const resolved = resolvePage(request.locals, request.params.slug);
+  // On a custom domain the middleware rewrites `/x` to `/<slug>/x`, but Astro (7.3) hands an
+  // endpoint the params of the URL before that rewrite (pages get the rewritten ones), so there
+  // the domain's own page is the slug. Only `/x` itself reaches a route this way: `/<slug>/x` on
+  // the domain becomes `/<slug>/<slug>/x`, which no route matches.
+  const slug = request.locals.domainPage ? request.locals.domainPage.slug : request.params.slug;
+  const resolved = resolvePage(request.locals, slug);
   if (!resolved) return null;
   const context = pageContext(resolved.snapshot, resolved.page, { basePath: resolved.basePath, now: new Date(), stale: resolved.stale });
   const origin = publicOrigin({

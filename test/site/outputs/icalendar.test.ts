@@ -63,7 +63,7 @@ describe('maintenanceCalendar', () => {
     expect(render()).toContain('DTSTART:20261122T110000Z\r\n');
   });
 
-  it('stamps events from the data; SEQUENCE is the seconds from creation to the last change', () => {
+  it('stamps events from the data; SEQUENCE is the seconds from creation to the last change, rounded up', () => {
     const { events } = parse(render());
     const byId = (summary: string) => events.find(({ event }) => event.summary === summary)?.vevent;
     expect(byId('Window upcoming')?.getFirstPropertyValue('sequence')).toBe(0);
@@ -81,8 +81,11 @@ describe('maintenanceCalendar', () => {
     const before = windowRevision({ ...created, updatedAt: '2026-11-01T00:00:00Z' }, 0).sequence;
     const edited = windowRevision({ ...created, updatedAt: '2026-11-02T00:00:00Z' }, 0).sequence;
     const started = windowRevision({ ...created, updatedAt: '2026-11-02T00:00:00Z', startedAt: '2026-11-03T00:00:00Z' }, 0).sequence;
+    expect(before).toBe(0);
     expect(before).toBeLessThan(edited);
     expect(edited).toBeLessThan(started);
+    // Even a change right after creation counts.
+    expect(windowRevision({ ...created, updatedAt: '2026-11-01T00:00:00.100Z' }, 0).sequence).toBe(1);
   });
 
   it('has stable UIDs, the same on every host', () => {
