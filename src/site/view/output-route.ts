@@ -5,6 +5,8 @@
  * addresses, and the same public caching headers as the HTML page.
  */
 import type { APIContext } from 'astro';
+import type { Organization, StatusPage } from '../../contract/index.ts';
+import type { Snapshot } from '../data/snapshot.ts';
 import { siteConfig } from '../config.ts';
 import { pageContext, type PageContext } from './page-context.ts';
 import { publicOrigin, publicUrls, type PublicUrls } from './public-url.ts';
@@ -14,40 +16,56 @@ import { publicCacheControl } from './response-policy.ts';
 export interface OutputSource {
   context: PageContext;
   urls: PublicUrls;
+  /** The organization that owns the page: its id scopes the stable ids of feed entries and events. */
+  organization: Organization | null;
   /** When the data was fetched from the API: the age of everything the output says. */
   fetchedAt: Date;
 }
 
 /**
- * The page's slug from the route. Astro (7.3) hands an endpoint reached through the middleware's
- * rewrite the params of the path before it, i.e. none on a custom domain: there the page is the
- * domain's own (the middleware rewrote to its slug).
+ * The page's slug. On a custom domain the middleware rewrites `/x` to `/<slug>/x`, but Astro (7.3)
+ * hands an endpoint the params of the URL before that rewrite (pages get the rewritten ones), so
+ * there the domain's own page is the slug, whatever the params say. Only `/x` itself reaches a
+ * route this way: `/<slug>/x` on the domain becomes `/<slug>/<slug>/x`, which no route matches.
  */
 export function outputSlug(request: Pick<APIContext, 'locals' | 'params'>): string | undefined {
-  return request.params.slug ?? request.locals.domainPage?.slug;
+  return request.locals.domainPage ? request.locals.domainPage.slug : request.params.slug;
 }
 
 /**
  * The requested path relative to the page's root, e.g. 'api/v2/summary.json', for a route under
- * `[slug]/` whose rest of the path is `rest` (as in `params`). Through the middleware's rewrite
- * (a custom domain, see outputSlug) the request's own path is that path.
+ * `[slug]/` whose rest of the path is `rest` (as in `params`). On a custom domain (see outputSlug)
+ * the params are not to be trusted, and the request's own path is that path.
  */
 export function outputPath(request: Pick<APIContext, 'locals' | 'params' | 'url'>, rest: (params: APIContext['params']) => string): string | null {
-  if (request.params.slug !== undefined) return rest(request.params);
-  return request.locals.domainPage ? request.url.pathname.slice(1) : null;
+  if (request.locals.domainPage) return request.url.pathname.slice(1);
+  return request.params.slug !== undefined ? rest(request.params) : null;
 }
 
 /** The page an output route serves, or null: answer with `context.rewrite('/404')`. */
 export function outputSource(request: Pick<APIContext, 'locals' | 'params' | 'url'>): OutputSource | null {
   const resolved = resolvePage(request.locals, outputSlug(request));
   if (!resolved) return null;
-  const context = pageContext(resolved.snapshot, resolved.page, { basePath: resolved.basePath, now: new Date(), stale: resolved.stale });
   const origin = publicOrigin({
     requestUrl: request.url,
     customDomain: request.locals.domainPage ? (resolved.page.customDomain ?? null) : null,
     configured: siteConfig().publicUrl,
   });
-  return { context, urls: publicUrls(origin, resolved.basePath), fetchedAt: resolved.snapshot.fetchedAt };
+  return buildOutputSource(resolved.snapshot, resolved.page, { basePath: resolved.basePath, now: new Date(), stale: resolved.stale, origin });
+}
+
+/** An output source for one page of one snapshot, read at `origin` (pure: the tests build theirs here too). */
+export function buildOutputSource(
+  snapshot: Snapshot,
+  page: StatusPage,
+  options: { basePath: string; now: Date; stale: boolean; origin: string },
+): OutputSource {
+  return {
+    context: pageContext(snapshot, page, options),
+    urls: publicUrls(options.origin, options.basePath),
+    organization: snapshot.organization,
+    fetchedAt: snapshot.fetchedAt,
+  };
 }
 
 export interface OutputOptions {

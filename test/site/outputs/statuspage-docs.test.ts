@@ -6,8 +6,7 @@ import { MONITOR_STATUSES } from '../../../src/contract/index.ts';
 import { monitorStatusLabel, overallStatusLabel, type MonitorHealth, type OverallLevel } from '../../../src/site/lib/overall-status.ts';
 import { componentStatus, incidentImpact, statusIndicator } from '../../../src/site/lib/statuspage.ts';
 import { summaryDocument } from '../../../src/site/outputs/statuspage.ts';
-import { pageContext } from '../../../src/site/view/page-context.ts';
-import { publicUrls } from '../../../src/site/view/public-url.ts';
+import { buildOutputSource } from '../../../src/site/view/output-route.ts';
 import { monitor, page, snapshot } from '../view/fixtures.ts';
 
 const docs = readFileSync(path.resolve(import.meta.dirname, '../../../docs/site.md'), 'utf8');
@@ -101,8 +100,7 @@ describe('docs/site.md on the Statuspage JSON', () => {
       ],
       fetchedAt: new Date('2026-11-22T14:06:30Z'),
     });
-    const context = pageContext(data, data.pages[0]!, { basePath: '/acme', now: new Date('2026-11-22T14:07:00Z'), stale: false });
-    const built = summaryDocument({ context, urls: publicUrls('https://status.example.com', '/acme'), fetchedAt: data.fetchedAt });
+    const built = summaryDocument(buildOutputSource(data, data.pages[0]!, { basePath: '/acme', now: new Date('2026-11-22T14:07:00Z'), stale: false, origin: 'https://status.example.com' }));
     // Same values and the same key order.
     expect(JSON.stringify(JSON.parse(example ?? 'null'))).toBe(JSON.stringify(built));
   });

@@ -14,10 +14,8 @@ import {
   unresolvedIncidentsDocument,
   upcomingMaintenancesDocument,
 } from '../../../src/site/outputs/statuspage.ts';
-import type { OutputSource } from '../../../src/site/view/output-route.ts';
-import { pageContext } from '../../../src/site/view/page-context.ts';
+import { buildOutputSource, type OutputSource } from '../../../src/site/view/output-route.ts';
 import { PAGE_OUTPUTS } from '../../../src/site/view/page-outputs.ts';
-import { publicUrls } from '../../../src/site/view/public-url.ts';
 import { overallView } from '../../../src/site/view/status-page-view.ts';
 import { incident, monitor, now, page, snapshot, window } from '../view/fixtures.ts';
 
@@ -26,9 +24,8 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 function source(data: Snapshot = snapshot(), options: { domain?: boolean; pageIndex?: number } = {}): OutputSource {
   const basePath = options.domain ? '' : '/acme';
-  const context = pageContext(data, data.pages[options.pageIndex ?? 0]!, { basePath, now, stale: false });
   const origin = options.domain ? 'https://status.acme.test' : 'https://status.example.com';
-  return { context, urls: publicUrls(origin, basePath), fetchedAt: data.fetchedAt };
+  return buildOutputSource(data, data.pages[options.pageIndex ?? 0]!, { basePath, now, stale: false, origin });
 }
 
 const ids = (list: readonly { id: string }[]) => list.map((entry) => entry.id);

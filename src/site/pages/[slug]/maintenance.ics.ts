@@ -1,0 +1,15 @@
+import type { APIRoute } from 'astro';
+import { maintenanceCalendar, ICALENDAR_CONTENT_TYPE } from '../../outputs/icalendar.ts';
+import { outputResponse, outputSource } from '../../view/output-route.ts';
+
+/**
+ * PAGE_OUTPUTS.maintenanceCalendar (this file's name; a test keeps them equal). A page that is not public is
+ * the same 404 as its HTML page.
+ */
+export const GET: APIRoute = (context) => {
+  const source = outputSource(context);
+  if (!source) return context.rewrite('/404');
+  return outputResponse(maintenanceCalendar(source), ICALENDAR_CONTENT_TYPE);
+};
+
+export const HEAD = GET;
