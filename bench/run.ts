@@ -1,14 +1,18 @@
 /**
  * `npm run bench`: Porchlight's demo status page under load from a separate process on loopback,
- * side by side with nginx serving the same bytes from a file, in one run. Writes
- * docs/benchmarks.md and bench/results/latest.json. Bounded: about three minutes.
+ * side by side in one run with the limits that matter: a raw `node:http` server sending the same
+ * bytes and headers from memory (the runtime's ceiling) and nginx serving them from files. Also a
+ * churn run (the data changes every second, so pages re-render continuously), the Statuspage JSON
+ * summary, API use, an API outage and memory. Writes docs/benchmarks.md and
+ * bench/results/latest.json. Bounded: about five minutes.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadGenerator, median, runLoad, type LoadResult } from './lib/load.ts';
-import { residentMiB, root, startApi, startNginx, startPorchlight } from './lib/processes.ts';
+import { residentMiB, root, startApi, startNginx, startPorchlight, startRawNode } from './lib/processes.ts';
+import { startChurn } from './lib/churn.ts';
 import { renderReport, type BenchReport } from './lib/report.ts';
 
 const RUNS = 3;
@@ -40,9 +44,29 @@ function ensureTools(): { nginx: boolean } {
 }
 
 async function fetchBytes(url: string, gzip: boolean): Promise<Buffer> {
+  return (await fetchAnswer(url, gzip)).body;
+}
+
+/** Headers a server sends per connection or per moment, not per representation. */
+const NOT_CAPTURED = new Set(['connection', 'keep-alive', 'date', 'transfer-encoding', 'age']);
+
+async function fetchAnswer(url: string, gzip: boolean): Promise<{ headers: Record<string, string>; body: Buffer }> {
   const { request } = await import('undici');
   const response = await request(url, { headers: gzip ? { 'accept-encoding': 'gzip' } : { 'accept-encoding': 'identity' } });
-  return Buffer.from(await response.body.arrayBuffer());
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined && !NOT_CAPTURED.has(name)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return { headers, body: Buffer.from(await response.body.arrayBuffer()) };
+}
+
+/** The page's two representations as Porchlight sends them, for the raw Node baseline. */
+async function capturePage(url: string, dir: string): Promise<string> {
+  const [identity, gzip] = await Promise.all([fetchAnswer(url, false), fetchAnswer(url, true)]);
+  const file = path.join(dir, 'capture.json');
+  const encode = (answer: { headers: Record<string, string>; body: Buffer }) => ({ headers: answer.headers, body: answer.body.toString('base64') });
+  await writeFile(file, JSON.stringify({ identity: encode(identity), gzip: encode(gzip) }));
+  return file;
 }
 
 function summarize(results: LoadResult[]): LoadResult {
@@ -74,17 +98,46 @@ async function main(): Promise<void> {
     const cssPath = /href="(\/_astro\/[^"]+\.css)"/.exec(html.toString())?.[1];
     const cssGzip = cssPath ? await fetchBytes(`${site.url}${cssPath}`, true) : Buffer.alloc(0);
     const nginx = tools.nginx ? await startNginx(html, gzipped, NGINX_PORT) : null;
+    const rawNode = await startRawNode(await capturePage(pageUrl, dbDir));
 
     const throughput: BenchReport['throughput'] = [];
     for (const connections of [10, 100]) {
-      const porchlightRuns: LoadResult[] = [];
-      const nginxRuns: LoadResult[] = [];
+      const runs: Record<'porchlight' | 'rawNode' | 'nginx', LoadResult[]> = { porchlight: [], rawNode: [], nginx: [] };
       for (let run = 0; run < RUNS; run += 1) {
-        porchlightRuns.push(await runLoad(pageUrl, connections, RUN_SECONDS));
-        if (nginx) nginxRuns.push(await runLoad(nginx.url, connections, RUN_SECONDS));
+        runs.porchlight.push(await runLoad(pageUrl, connections, RUN_SECONDS));
+        runs.rawNode.push(await runLoad(rawNode.url, connections, RUN_SECONDS));
+        if (nginx) runs.nginx.push(await runLoad(nginx.url, connections, RUN_SECONDS));
       }
-      throughput.push({ connections, porchlight: summarize(porchlightRuns), nginx: nginx ? summarize(nginxRuns) : null });
+      throughput.push({
+        connections,
+        porchlight: summarize(runs.porchlight),
+        rawNode: summarize(runs.rawNode),
+        nginx: nginx ? summarize(runs.nginx) : null,
+        spread: { porchlight: runs.porchlight.map((result) => result.requestsPerSecond), rawNode: runs.rawNode.map((result) => result.requestsPerSecond) },
+      });
     }
+    await rawNode.stop();
+
+    // The Statuspage summary is answered from the same front cache as the page.
+    const summaryUrl = `${site.url}/acme/api/v2/summary.json`;
+    const summaryRuns: LoadResult[] = [];
+    for (let run = 0; run < RUNS; run += 1) summaryRuns.push(await runLoad(summaryUrl, 100, RUN_SECONDS));
+
+    // Churn: a second Porchlight with 1 s freshness while an incident gets an update every second,
+    // so every page re-renders continuously; quiet runs of the first one interleaved.
+    const churnSite = await startPorchlight(api.url, api.key, 1);
+    const churnUrl = `${churnSite.url}/acme`;
+    for (let warm = 0; warm < 3; warm += 1) await fetchBytes(churnUrl, true);
+    const churner = await startChurn(api.url, api.key);
+    const churnRuns: LoadResult[] = [];
+    const quietRuns: LoadResult[] = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      quietRuns.push(await runLoad(pageUrl, 100, RUN_SECONDS));
+      churnRuns.push(await runLoad(churnUrl, 100, RUN_SECONDS));
+    }
+    const churnUpdates = await churner.stop();
+    const churnRenders = churnSite.lines.filter((line) => line.includes('refreshed status data')).length;
+    await churnSite.stop();
 
     const before = apiRequestsIn(site.lines).length;
     const sustained = await runLoad(pageUrl, 100, 30);
@@ -111,6 +164,8 @@ async function main(): Promise<void> {
       throughput,
       apiUse,
       outage: { load: outage, staleNoticeShown, baselineP99Ms: throughput.find((row) => row.connections === 100)!.porchlight.p99Ms },
+      summaryJson: summarize(summaryRuns),
+      churn: { quiet: summarize(quietRuns), churn: summarize(churnRuns), updates: churnUpdates, refreshes: churnRenders },
       rssMiB,
       pageWeight: { htmlBytes: html.length, htmlGzipBytes: gzipped.length, cssGzipBytes: cssGzip.length },
       durationSeconds: Math.round((Date.now() - started) / 1000),

@@ -40,7 +40,16 @@ function run(command: string, args: string[], env: Record<string, string>, ready
 }
 
 export async function startApi(databasePath: string): Promise<Running & { url: string; key: string }> {
-  const api = await run(node, ['src/service/main.ts'], { PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: databasePath, SEED_DEMO: 'true', SCHEDULER: 'false' }, /API key \(demo only\): (\S+)/);
+  const api = await run(node, ['src/service/main.ts'], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_PATH: databasePath,
+    SEED_DEMO: 'true',
+    SCHEDULER: 'false',
+    // Two sites refresh from it, one every second in the churn run: rate limits are not under test.
+    RATE_LIMIT_FREE: '1000000',
+    RATE_LIMIT_PRO: '1000000',
+  }, /API key \(demo only\): (\S+)/);
   const url = api.lines.map((line) => /listening on (\S+)/.exec(line)?.[1]).find(Boolean);
   if (!url) throw new Error('the API did not say where it listens');
   return { ...api, url, key: api.match[1]! };
@@ -55,6 +64,12 @@ export async function startPorchlight(apiUrl: string, apiKey: string, freshSecon
     /Porchlight listening on (\S+)/,
   );
   return { ...site, url: site.match[1]! };
+}
+
+/** The raw `node:http` baseline (bench/raw-node-server.ts) sending captured bytes and headers. */
+export async function startRawNode(capturePath: string): Promise<Running & { url: string }> {
+  const raw = await run(node, ['bench/raw-node-server.ts', capturePath], {}, /listening on (\S+)/);
+  return { ...raw, url: raw.match[1]! };
 }
 
 /**

@@ -7,39 +7,66 @@ import http from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { DemoInfo, RunningService } from '../service/index.ts';
+import type { DemoInfo, ServiceOptions } from '../service/index.ts';
 import { ConfigError } from '../site/config.ts';
 import type { LauncherConfig } from './config.ts';
-import { loadSiteHandler } from './site-handler.ts';
-import { errorPage } from './error-page.ts';
+import { SiteNotBuiltError } from './site-handler.ts';
+import { startThread, ThreadStartError, type StartedThread } from './threads/worker-thread.ts';
 import { createFrontHandler } from './front/front-server.ts';
 import { createPublicServer } from './front/public-server.ts';
 
 export interface RunningPorchlight {
   siteUrl: string;
   apiUrl: string;
-  embedded: RunningService | null;
+  embedded: EmbeddedService | null;
   demo: DemoInfo | null;
   close(): Promise<void>;
 }
 
-async function startEmbeddedService(config: LauncherConfig): Promise<RunningService> {
+/** The embedded API as the launcher sees it: it runs on a thread of its own. */
+interface EmbeddedService {
+  url: string;
+  demo: DemoInfo | null;
+  setDemoSiteUrl(siteUrl: string): void;
+  close(): Promise<void>;
+}
+
+async function startEmbeddedService(config: LauncherConfig): Promise<EmbeddedService> {
   const { DATABASE_PATH, API_PORT, SEED_DEMO } = config.launcher;
   if (DATABASE_PATH !== ':memory:') mkdirSync(dirname(DATABASE_PATH), { recursive: true });
   // Loaded only when used: a site pointed at an external API carries none of the service's code.
-  const { readEngineConfig, readLimitsConfig, startService } = await import('../service/index.ts');
-  return startService({
+  const { readEngineConfig, readLimitsConfig } = await import('../service/config.ts');
+  const options: ServiceOptions = {
     databasePath: DATABASE_PATH,
     host: '127.0.0.1',
     port: API_PORT,
     seedDemo: SEED_DEMO,
     ...readLimitsConfig(process.env),
     ...readEngineConfig(process.env),
+  };
+  const thread = await startThread<{ url: string; demo: DemoInfo | null }>(new URL('./threads/service-worker.ts', import.meta.url), options, 'porchlight-api');
+  exitWhenLost(thread, 'the embedded API');
+  return {
+    url: thread.ready.url,
+    demo: thread.ready.demo,
+    setDemoSiteUrl: (siteUrl) => thread.post({ type: 'demo-site-url', url: siteUrl }),
+    close: () => thread.close(),
+  };
+}
+
+/**
+ * A thread that dies on its own leaves the site unable to render or refresh: say so in one line
+ * and exit, so the service manager starts a clean process (crash-only; nothing half-alive).
+ */
+function exitWhenLost(thread: StartedThread<unknown>, what: string): void {
+  thread.onUnexpectedExit((code) => {
+    console.error(`porchlight: ${what} stopped unexpectedly (exit code ${code}); exiting`);
+    process.exit(1);
   });
 }
 
 /** Where the site finds its API: the configured one, or the embedded service started here. */
-async function resolveApi(config: LauncherConfig): Promise<{ url: string; key: string; embedded: RunningService | null }> {
+async function resolveApi(config: LauncherConfig): Promise<{ url: string; key: string; embedded: EmbeddedService | null }> {
   const { STATUS_API_URL: url, STATUS_API_KEY: key } = config.site;
   if (url && key) return { url, key, embedded: null };
   const embedded = await startEmbeddedService(config);
@@ -58,26 +85,13 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
   });
 }
 
-/** The Astro site on a loopback port of its own; only the front server talks to it. */
-async function startInternalSite(): Promise<{ origin: string; close(): Promise<void> }> {
-  const handler = await loadSiteHandler();
-  const server = http.createServer((req, res) => {
-    try {
-      handler(req, res);
-    } catch (error) {
-      console.error('porchlight: site handler failed:', error instanceof Error ? error.message : String(error));
-      if (!res.headersSent) errorPage(res, 500);
-    }
+/** The Astro site on a thread of its own, on an internal loopback port; only the front server talks to it. */
+async function startSiteThread(): Promise<{ origin: string; close(): Promise<void> }> {
+  const thread = await startThread<{ origin: string }>(new URL('./threads/site-worker.ts', import.meta.url), null, 'porchlight-site').catch((error: unknown) => {
+    throw error instanceof ThreadStartError && error.causeName === 'SiteNotBuiltError' ? new SiteNotBuiltError() : error;
   });
-  await listen(server, 0, '127.0.0.1');
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  exitWhenLost(thread, 'the site renderer');
+  return { origin: thread.ready.origin, close: () => thread.close() };
 }
 
 export async function startPorchlight(config: LauncherConfig): Promise<RunningPorchlight> {
@@ -85,7 +99,7 @@ export async function startPorchlight(config: LauncherConfig): Promise<RunningPo
   process.env.STATUS_API_URL = apiUrl;
   process.env.STATUS_API_KEY = apiKey;
 
-  const site = await startInternalSite();
+  const site = await startSiteThread();
   const front = createFrontHandler({
     upstream: site.origin,
     freshMs: config.launcher.PAGE_CACHE_SECONDS * 1000,

@@ -115,7 +115,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
       if (stale) setImmediate(() => cache.delete(context.key));
       return undefined;
     }
-    return renderedPage(status, upstream.headers, body, now());
+    return renderedPage(status, upstream.headers, body, now);
   }
 
   const cache = new LRUCache<string, RenderedPage, RenderContext>({
@@ -149,9 +149,9 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     response.end(request.method === 'HEAD' ? undefined : variant.body);
   }
 
-  function sendUncached(request: IncomingMessage, response: ServerResponse, answer: Answer): void {
+  async function sendUncached(request: IncomingMessage, response: ServerResponse, answer: Answer): Promise<void> {
     const coding = codingFor(request, answer.headers['content-type']);
-    const body = encode(answer.body, coding);
+    const body = await encode(answer.body, coding);
     const headers: Record<string, string> = { ...answer.headers, vary: 'Accept-Encoding', 'content-length': String(body.length) };
     if (coding !== 'identity') headers['content-encoding'] = coding;
     response.writeHead(answer.status, headers);

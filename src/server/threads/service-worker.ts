@@ -1,0 +1,23 @@
+/**
+ * The embedded Monitoring and Status API on its own thread: its requests, SQLite writes and
+ * scheduled checks never run on the thread that answers visitors.
+ */
+import { workerData } from 'node:worker_threads';
+import type { ServiceOptions } from '../../service/index.ts';
+import { announceFailure, announceReady, onMessages, reportUnhandledRejections } from './thread-side.ts';
+
+reportUnhandledRejections('the embedded API');
+
+try {
+  const { startService } = await import('../../service/index.ts');
+  const service = await startService(workerData as ServiceOptions);
+  onMessages(
+    () => service.close(),
+    (message) => {
+      if (message.type === 'demo-site-url' && typeof message.url === 'string') service.setDemoSiteUrl(message.url);
+    },
+  );
+  announceReady({ url: service.url, demo: service.demo });
+} catch (error) {
+  announceFailure(error);
+}

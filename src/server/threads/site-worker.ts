@@ -1,0 +1,35 @@
+/**
+ * The Astro site on its own thread: renders pages and keeps the status data fresh, answering the
+ * front server over an internal loopback port. Only the front server talks to it.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errorPage } from '../error-page.ts';
+import { loadSiteHandler } from '../site-handler.ts';
+import { announceFailure, announceReady, onMessages, reportUnhandledRejections } from './thread-side.ts';
+
+reportUnhandledRejections('the site');
+
+try {
+  const handler = await loadSiteHandler();
+  const server = http.createServer((req, res) => {
+    try {
+      handler(req, res);
+    } catch (error) {
+      console.error('porchlight: site handler failed:', error instanceof Error ? error.message : String(error));
+      if (!res.headersSent) errorPage(res, 500);
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  onMessages(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  announceReady({ origin: `http://127.0.0.1:${port}` });
+} catch (error) {
+  announceFailure(error);
+}
