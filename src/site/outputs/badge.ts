@@ -23,6 +23,7 @@
  * | unknown | `#5c6570` | 5.91:1 |
  */
 import type { StatusTone } from '../components/tones.ts';
+import { escapeMarkup } from '../lib/markup.ts';
 import { BADGE_FONT_FAMILY, BADGE_FONT_SIZE, clampText, textWidth } from './badge-font.ts';
 
 export const BADGE_CONTENT_TYPE = 'image/svg+xml; charset=utf-8';
@@ -67,13 +68,6 @@ export function badgeText(value: string): string {
   return clampText(text || '?', MAX_TEXT_WIDTH);
 }
 
-const XML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-
-/** Escapes text for XML content and double- or single-quoted attributes alike. */
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => XML_ESCAPES[char] ?? char);
-}
-
 interface BadgePart {
   text: string;
   /** Estimated text width, px. */
@@ -111,14 +105,14 @@ export function badgeLayout(input: Pick<BadgeInput, 'label' | 'message'>): Badge
 function textElement(item: BadgePart): string {
   const center = Math.round((item.x + item.width / 2) * 10);
   const length = Math.round(item.textWidth * 10);
-  return `<text x="${center}" y="140" transform="scale(.1)" textLength="${length}">${escapeXml(item.text)}</text>`;
+  return `<text x="${center}" y="140" transform="scale(.1)" textLength="${length}">${escapeMarkup(item.text)}</text>`;
 }
 
 /** The badge as an SVG document (UTF-8 text). */
 export function renderBadge(input: BadgeInput): string {
   const layout = badgeLayout(input);
   const { label, message, width, height } = layout;
-  const title = escapeXml(layout.title);
+  const title = escapeMarkup(layout.title);
   const r = RADIUS;
   // Two shapes: the label rounded on the left, the message rounded on the right.
   const labelShape = `M${r} 0H${label.width}V${height}H${r}A${r} ${r} 0 0 1 0 ${height - r}V${r}A${r} ${r} 0 0 1 ${r} 0Z`;
@@ -127,7 +121,7 @@ export function renderBadge(input: BadgeInput): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${title}">`,
     `<title>${title}</title>`,
     `<path fill="${BADGE_LABEL_COLOR}" d="${labelShape}"/>`,
-    `<path fill="${escapeXml(input.color)}" d="${messageShape}"/>`,
+    `<path fill="${escapeMarkup(input.color)}" d="${messageShape}"/>`,
     `<g fill="${BADGE_TEXT_COLOR}" text-anchor="middle" font-family="${BADGE_FONT_FAMILY}" font-size="${BADGE_FONT_SIZE * 10}" text-rendering="geometricPrecision">`,
     textElement(label),
     textElement(message),

@@ -8,7 +8,7 @@ import type { APIContext } from 'astro';
 import { siteConfig } from '../config.ts';
 import { pageContext, type PageContext } from './page-context.ts';
 import { publicOrigin, publicUrls, type PublicUrls } from './public-url.ts';
-import { resolvePage } from './resolve-page.ts';
+import { resolvePage, type ResolvedPage } from './resolve-page.ts';
 import { publicCacheControl } from './response-policy.ts';
 
 export interface OutputSource {
@@ -23,12 +23,20 @@ export function outputSource(request: Pick<APIContext, 'locals' | 'params' | 'ur
   const resolved = resolvePage(request.locals, request.params.slug);
   if (!resolved) return null;
   const context = pageContext(resolved.snapshot, resolved.page, { basePath: resolved.basePath, now: new Date(), stale: resolved.stale });
+  return { context, urls: pagePublicUrls(request, resolved), fetchedAt: resolved.snapshot.fetchedAt };
+}
+
+/**
+ * Absolute addresses of a resolved page as this request reached it: the main host, or the page's
+ * custom domain. Output routes and the HTML page's copy-paste snippets share this one rule.
+ */
+export function pagePublicUrls(request: Pick<APIContext, 'locals' | 'url'>, resolved: ResolvedPage): PublicUrls {
   const origin = publicOrigin({
     requestUrl: request.url,
     customDomain: request.locals.domainPage ? (resolved.page.customDomain ?? null) : null,
     configured: siteConfig().publicUrl,
   });
-  return { context, urls: publicUrls(origin, resolved.basePath), fetchedAt: resolved.snapshot.fetchedAt };
+  return publicUrls(origin, resolved.basePath);
 }
 
 export interface OutputOptions {
