@@ -11,6 +11,7 @@ import { test, expect } from './fixtures.ts';
 import { apiFor, demoPage } from './support/api.ts';
 import { chromiumArgs, chromiumPath } from './support/chromium.ts';
 import { startPorchlightProcess } from './support/porchlight-process.ts';
+import { componentBadgePath } from '../../src/site/view/page-outputs.ts';
 
 test.use({
   launchOptions: {
@@ -110,7 +111,7 @@ test.describe('badges', () => {
     const health = (await page.locator('.pl-monitor').first().locator('.pl-badge__label').first().textContent())!.trim();
 
     const site = await embedder(
-      `<img id="page" src="${porchlight.siteUrl}/acme/badge.svg" alt="page badge"><img id="component" src="${porchlight.siteUrl}/acme/components/${link!.monitorId}/badge.svg" alt="component badge">`,
+      `<img id="page" src="${porchlight.siteUrl}/acme/badge.svg" alt="page badge"><img id="component" src="${porchlight.siteUrl}/acme/${componentBadgePath(link!.monitorId)}" alt="component badge">`,
     );
     try {
       await page.goto(site.url);
@@ -124,7 +125,7 @@ test.describe('badges', () => {
 
     await page.goto('/acme/badge.svg');
     await expect(page.getByRole('img', { name: `status: ${words}` })).toBeVisible();
-    await page.goto(`/acme/components/${link!.monitorId}/badge.svg`);
+    await page.goto(`/acme/${componentBadgePath(link!.monitorId)}`);
     await expect(page.getByRole('img', { name: `${link!.displayName}: ${health}` })).toBeVisible();
   });
 
@@ -168,10 +169,10 @@ test.describe('badges', () => {
     const withoutTimes = (html: string) => html.replace(/<time[^>]*>[^<]*<\/time>/g, '<time/>');
     for (const path of [
       '/internal/badge.svg',
-      `/internal/components/${unlinked!.monitorId}/badge.svg`,
+      `/internal/${componentBadgePath(unlinked!.monitorId)}`,
       '/internal/widget',
-      `/acme/components/${unlinked!.monitorId}/badge.svg`,
-      '/acme/components/mon_nope/badge.svg',
+      `/acme/${componentBadgePath(unlinked!.monitorId)}`,
+      `/acme/${componentBadgePath('mon_nope')}`,
     ]) {
       const response = await request.get(path);
       expect(response.status(), path).toBe(404);
@@ -195,7 +196,7 @@ test.describe('badges', () => {
     try {
       let svg = '';
       await expect(async () => {
-        const response = await request.get(`/hostile-badges/components/${acme.monitors[0]!.monitorId}/badge.svg`);
+        const response = await request.get(`/hostile-badges/${componentBadgePath(acme.monitors[0]!.monitorId)}`);
         expect(response.status()).toBe(200);
         svg = await response.text();
       }).toPass({ timeout: 10_000 });
@@ -227,7 +228,7 @@ test.describe('badges', () => {
 });
 
 test.describe('on the page’s custom domain', () => {
-  test('badges and the widget live at the root, and the widget frames there too', async ({ page, request, porchlight }) => {
+  test('badges and the widget live at the root, and the widget frames there too', async ({ page, porchlight }) => {
     const port = portOf(porchlight.siteUrl);
     const origin = `http://status.acme.test:${port}`;
     const api = apiFor(porchlight);
@@ -238,10 +239,11 @@ test.describe('on the page’s custom domain', () => {
 
     await page.goto(`${origin}/badge.svg`);
     await expect(page.getByRole('img', { name: `status: ${words}` })).toBeVisible();
-    await page.goto(`${origin}/components/${link!.monitorId}/badge.svg`);
+    await page.goto(`${origin}/${componentBadgePath(link!.monitorId)}`);
     await expect(page.getByRole('img', { name: new RegExp(`^${link!.displayName}: `) })).toBeVisible();
-    const other = await request.get(`${porchlight.siteUrl}/acme/components/mon_nope/badge.svg`);
-    expect(other.status()).toBe(404);
+    // The request context does not resolve the test host names; the browser does.
+    expect((await page.goto(`${origin}/${componentBadgePath('mon_nope')}`))?.status()).toBe(404);
+    expect((await page.goto(`${origin}/acme/badge.svg`))?.status()).toBe(404);
 
     const site = await embedder(`<iframe id="widget" src="${origin}/widget" title="Acme status" width="360" height="200"></iframe>`);
     try {
