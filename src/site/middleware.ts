@@ -2,7 +2,7 @@
  * Every request: load the current snapshot (from memory, see data/site-data.ts), route a
  * custom domain's Host to its page, and put the security headers on whatever is answered.
  */
-import { defineMiddleware } from 'astro:middleware';
+import { defineMiddleware, sequence } from 'astro:middleware';
 import { DATA_VERSION_HEADER, dataVersionOf } from './data/data-version.ts';
 import { siteData } from './data/site-data.ts';
 import { SnapshotUnavailableError } from './data/snapshot-cache.ts';
@@ -13,7 +13,7 @@ import { findPageByHost } from './view/routing.ts';
 /** Paths answered without status data. */
 const WITHOUT_DATA = new Set(['/healthz']);
 
-export const onRequest = defineMiddleware(async (context, next) => {
+const site = defineMiddleware(async (context, next) => {
   context.locals.data = null;
   context.locals.unavailable = null;
   context.locals.domainPage = null;
@@ -55,3 +55,12 @@ export const onRequest = defineMiddleware(async (context, next) => {
   for (const [name, value] of Object.entries(securityHeaders(csp, frameAncestors))) response.headers.set(name, value);
   return response;
 });
+
+/**
+ * Astro hands an endpoint the context of the URL as it was before a rewrite made by the last
+ * middleware (pages get the rewritten one): a custom domain's `/badge.svg` would reach
+ * `[slug]/badge.svg` with the params and url of `/badge.svg`. A rewrite made by a handler that
+ * another one follows in a sequence updates the context's url and params first, so one more
+ * handler that only passes the request on makes endpoints see the route they serve.
+ */
+export const onRequest = sequence(site, (_context, next) => next());

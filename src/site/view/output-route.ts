@@ -10,7 +10,7 @@ import type { Snapshot } from '../data/snapshot.ts';
 import { siteConfig } from '../config.ts';
 import { pageContext, type PageContext } from './page-context.ts';
 import { publicOrigin, publicUrls, type PublicUrls } from './public-url.ts';
-import { resolvePage } from './resolve-page.ts';
+import { resolvePage, type ResolvedPage } from './resolve-page.ts';
 import { publicCacheControl } from './response-policy.ts';
 
 export interface OutputSource {
@@ -22,36 +22,28 @@ export interface OutputSource {
   fetchedAt: Date;
 }
 
-/**
- * The page's slug. On a custom domain the middleware rewrites `/x` to `/<slug>/x`, but Astro (7.3)
- * hands an endpoint the params of the URL before that rewrite (pages get the rewritten ones), so
- * there the domain's own page is the slug, whatever the params say. Only `/x` itself reaches a
- * route this way: `/<slug>/x` on the domain becomes `/<slug>/<slug>/x`, which no route matches.
- */
-export function outputSlug(request: Pick<APIContext, 'locals' | 'params'>): string | undefined {
-  return request.locals.domainPage ? request.locals.domainPage.slug : request.params.slug;
-}
-
-/**
- * The requested path relative to the page's root, e.g. 'api/v2/summary.json', for a route under
- * `[slug]/` whose rest of the path is `rest` (as in `params`). On a custom domain (see outputSlug)
- * the params are not to be trusted, and the request's own path is that path.
- */
-export function outputPath(request: Pick<APIContext, 'locals' | 'params' | 'url'>, rest: (params: APIContext['params']) => string): string | null {
-  if (request.locals.domainPage) return request.url.pathname.slice(1);
-  return request.params.slug !== undefined ? rest(request.params) : null;
-}
-
 /** The page an output route serves, or null: answer with `context.rewrite('/404')`. */
 export function outputSource(request: Pick<APIContext, 'locals' | 'params' | 'url'>): OutputSource | null {
-  const resolved = resolvePage(request.locals, outputSlug(request));
+  const resolved = resolvePage(request.locals, request.params.slug);
   if (!resolved) return null;
-  const origin = publicOrigin({
+  return buildOutputSource(resolved.snapshot, resolved.page, { basePath: resolved.basePath, now: new Date(), stale: resolved.stale, origin: pageOrigin(request, resolved) });
+}
+
+/**
+ * The origin of a resolved page as this request reached it: the main host, or the page's custom
+ * domain. Output routes and the HTML page's copy-paste snippets share this one rule.
+ */
+export function pageOrigin(request: Pick<APIContext, 'locals' | 'url'>, resolved: ResolvedPage): string {
+  return publicOrigin({
     requestUrl: request.url,
     customDomain: request.locals.domainPage ? (resolved.page.customDomain ?? null) : null,
     configured: siteConfig().publicUrl,
   });
-  return buildOutputSource(resolved.snapshot, resolved.page, { basePath: resolved.basePath, now: new Date(), stale: resolved.stale, origin });
+}
+
+/** Absolute addresses of a resolved page as this request reached it (see pageOrigin). */
+export function pagePublicUrls(request: Pick<APIContext, 'locals' | 'url'>, resolved: ResolvedPage): PublicUrls {
+  return publicUrls(pageOrigin(request, resolved), resolved.basePath);
 }
 
 /** An output source for one page of one snapshot, read at `origin` (pure: the tests build theirs here too). */

@@ -5,11 +5,10 @@
  */
 import type { APIRoute } from 'astro';
 import { statuspageJson, statuspageOutputAt } from '../../../../outputs/statuspage.ts';
-import { outputPath, outputResponse, outputSource } from '../../../../view/output-route.ts';
+import { outputResponse, outputSource } from '../../../../view/output-route.ts';
 
 export const GET: APIRoute = (context) => {
-  const path = outputPath(context, (params) => `api/v2/${params.document ?? ''}`);
-  const output = path === null ? null : statuspageOutputAt(path);
+  const output = statuspageOutputAt(`api/v2/${context.params.document ?? ''}`);
   const source = output ? outputSource(context) : null;
   if (!output || !source) return context.rewrite('/404');
   return outputResponse(statuspageJson(output, source), 'application/json; charset=utf-8', { cors: true });
