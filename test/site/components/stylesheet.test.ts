@@ -9,8 +9,8 @@ const astroFiles = ['components/', 'layouts/'].flatMap((dir) =>
 );
 
 describe('component sources', () => {
-  it('carry no <style> blocks but the owner CSS of the layouts, so each page links the one global stylesheet only', () => {
-    const layouts = ['layouts/PageLayout.astro', 'layouts/WidgetLayout.astro'];
+  it("carry no <style> blocks but the owner CSS of the documents' head, so each page links the one global stylesheet only", () => {
+    const layouts = ['components/DocumentHead.astro'];
     for (const { name, source } of astroFiles) {
       const styles = source.match(/<style\b[^>]*>/g) ?? [];
       const allowed = layouts.includes(name) ? ['<style is:inline set:html={ownerCss} />'] : [];
