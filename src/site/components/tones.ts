@@ -34,14 +34,6 @@ export const severityTone: Readonly<Record<Severity, StatusTone>> = {
   unknown: 'unknown',
 };
 
-export const dayTone: Readonly<Record<DayLevel, StatusTone>> = {
-  none: 'unknown',
-  up: 'operational',
-  minor: 'degraded',
-  major: 'partial-outage',
-  down: 'major-outage',
-};
-
 /** A day worth listing under "days with issues". */
 export function isIssueDay(level: DayLevel, incidents: number): boolean {
   return level === 'minor' || level === 'major' || level === 'down' || incidents > 0;

@@ -35,8 +35,9 @@
     clearTimeout(timer);
     if (paused || doc.visibilityState !== 'visible') return;
     timer = setTimeout(() => {
-      // Someone reading an opened disclosure keeps it: try again next period.
-      if (doc.querySelector('details[open]')) {
+      // Someone reading an opened disclosure or a day of an uptime bar (focus in it) keeps
+      // it: try again next period.
+      if (doc.querySelector('details[open], .pl-uptime :focus')) {
         due = performance.now() + period;
         schedule();
       } else {

@@ -43,6 +43,7 @@ function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map
   ];
   const slot = { hidden: true, children: [] as unknown[], append(...nodes: unknown[]) { this.children.push(...nodes); } };
   let openDetails = false;
+  let focusInBar = false;
   let reloads = 0;
   const doc = {
     visibilityState: options.visible === false ? 'hidden' : 'visible',
@@ -50,7 +51,9 @@ function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map
     querySelectorAll: (selector: string) => (selector === 'time[data-local]' ? times : []),
     querySelector: (selector: string) => {
       if (selector === '[data-refresh-slot]') return slot;
-      if (selector === 'details[open]') return openDetails ? {} : null;
+      const parts = selector.split(',').map((part) => part.trim());
+      if (parts.includes('details[open]') && openDetails) return {};
+      if (parts.includes('.pl-uptime :focus') && focusInBar) return {};
       return null;
     },
     createElement: (): FakeElement => ({
@@ -92,6 +95,7 @@ function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map
       documentListeners.visibilitychange?.();
     },
     openDetails(open: boolean) { openDetails = open; },
+    focusBar(focused: boolean) { focusInBar = focused; },
   };
 }
 
@@ -157,6 +161,16 @@ describe('enhance.js behaviour', () => {
     vi.advanceTimersByTime(120_000);
     expect(page.reloads()).toBe(0);
     page.openDetails(false);
+    vi.advanceTimersByTime(60_000);
+    expect(page.reloads()).toBe(1);
+  });
+
+  it('waits while keyboard focus is on a day of an uptime bar', () => {
+    const page = runEnhance({ refresh: '60' });
+    page.focusBar(true);
+    vi.advanceTimersByTime(120_000);
+    expect(page.reloads()).toBe(0);
+    page.focusBar(false);
     vi.advanceTimersByTime(60_000);
     expect(page.reloads()).toBe(1);
   });
