@@ -62,6 +62,9 @@ interface RenderContext {
 
 const MAX_RENDER_BYTES = 8 * 1024 * 1024;
 
+/** The hot path's look-up options, allocated once rather than per request. */
+const FRESH_ONLY = { allowStale: false } as const;
+
 /** The site answers 503 when it has no data it may show: that is never papered over. */
 const SITE_UNAVAILABLE = 503;
 
@@ -221,7 +224,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     const host = checkHost(gated.host);
     if (host === null) return plain(response, 400, 'Bad Request: the Host header must be a host name with an optional port.\n');
     const target = options.freshMs > 0 ? cacheTarget(gated.path, host) : null;
-    const fresh = target === null ? undefined : cache.get(target.key, { allowStale: false });
+    const fresh = target === null ? undefined : cache.get(target.key, FRESH_ONLY);
     if (fresh && isCurrent(fresh)) return sendPage(request, response, fresh);
     handleSlowly(request, response, host, gated.path, target, fresh !== undefined).catch((error: unknown) => fail(request, response, error));
   }
