@@ -38,7 +38,7 @@ async function startEmbeddedService(config: LauncherConfig): Promise<RunningServ
 }
 
 /** Where the site finds its API: the configured one, or the embedded service started here. */
-async function resolveApi(config: LauncherConfig): Promise<{ url: string; key: string; embedded: RunningService | null }> {
+export async function resolveApi(config: LauncherConfig): Promise<{ url: string; key: string; embedded: RunningService | null }> {
   const { STATUS_API_URL: url, STATUS_API_KEY: key } = config.site;
   if (url && key) return { url, key, embedded: null };
   const embedded = await startEmbeddedService(config);
@@ -58,7 +58,7 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
 }
 
 /** The Astro site on a loopback port of its own; only the front server talks to it. */
-async function startInternalSite(): Promise<{ origin: string; close(): Promise<void> }> {
+export async function startInternalSite(): Promise<{ origin: string; close(): Promise<void> }> {
   const handler = await loadSiteHandler();
   const server = http.createServer((req, res) => {
     try {
