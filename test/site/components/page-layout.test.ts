@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import PageLayout from '../../../src/site/layouts/PageLayout.astro';
 import { enhanceScript } from '../../../src/site/scripts/enhance.ts';
+import { sha256Source } from '../../../src/site/security/csp.ts';
 import { ownerStyleText } from '../../../src/site/view/branding.ts';
 import { branding, time } from './fixtures.ts';
 import { count, cspOffenders, render, text } from './render.ts';
@@ -19,6 +20,17 @@ describe('PageLayout', () => {
     expect(order.every((at) => at >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(cspOffenders(html)).toEqual([]);
+  });
+
+  it('carries its Content-Security-Policy in a <meta> too, allowing exactly its script and owner style (a static copy keeps it)', async () => {
+    const html = await render(PageLayout, base, { slots });
+    const policy = /<meta http-equiv="content-security-policy" content="([^"]+)">/.exec(html)?.[1] ?? '';
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain(`script-src ${enhanceScript.hash}`);
+    expect(policy).toContain(sha256Source(ownerStyleText(branding)!));
+    expect(policy).not.toContain('frame-ancestors');
+    expect(policy).not.toContain('unsafe-inline');
+    expect(html.indexOf('content-security-policy')).toBeLessThan(html.indexOf('<style'));
   });
 
   it('only says "dark" for the dark theme', async () => {
