@@ -53,10 +53,10 @@ async function main(): Promise<void> {
     throw new ExportError(`cannot write to ${args.outDir} (${error instanceof Error && 'code' in error ? String(error.code) : describe(error)})`);
   }
   const publicUrl = config.site.SITE_PUBLIC_URL;
-  if (!publicUrl) warn('SITE_PUBLIC_URL is not set: absolute addresses in feeds and JSON will name http://localhost; set it to where the folder will be served');
   const mainHost = publicUrl ? new URL(publicUrl).host : 'localhost';
 
   const site = await startExportSite(config);
+  if (!publicUrl) warn('SITE_PUBLIC_URL is not set: absolute addresses in feeds and JSON will name http://localhost; set it to where the folder will be served');
   const options = { outDir: args.outDir, basePath: args.basePath, mainHost, warn };
   try {
     const first = await exportPass(site, options, { siteRequests: 0, ownRequests: site.ownApiRequests });
