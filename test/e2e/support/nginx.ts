@@ -4,12 +4,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../../..');
+/** Debian puts it in /usr/sbin, which is not on every user's PATH. */
+const nginxBinary = process.env.NGINX_PATH ?? (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx');
 
 export interface NginxSite {
   /** The export served at the root (the main host's tree). */
@@ -58,7 +61,8 @@ ${servers}
 }
 `;
   await writeFile(path.join(dir, 'nginx.conf'), config);
-  const child: ChildProcess = spawn('nginx', ['-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // -e: not even the start-up messages go to the system's log folder (unwritable for most users).
+  const child: ChildProcess = spawn(nginxBinary, ['-e', path.join(dir, 'error.log'), '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
   const errors: string[] = [];
   child.stderr?.on('data', (chunk: Buffer) => errors.push(chunk.toString()));
   child.once('error', (error) => errors.push(error.message));
