@@ -54,6 +54,14 @@ test.describe('routes on the main host', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
   });
 
+  test("the static exporter's index and base path are not for visitors: the front never forwards its headers", async ({ request }) => {
+    const internal = { 'x-porchlight-export': '1', 'x-porchlight-base-path': '/evil' };
+    expect((await request.get('/porchlight-export.json', { headers: internal })).status()).toBe(404);
+    const page = await (await request.get('/acme/', { headers: internal })).text();
+    expect(page).toContain('href="/acme/history/"');
+    expect(page).not.toContain('/evil');
+  });
+
   test('liveness answers without touching the API', async ({ request }) => {
     const response = await request.get('/healthz');
     expect(response.status()).toBe(200);
