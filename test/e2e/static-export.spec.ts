@@ -19,6 +19,8 @@ import { startPorchlightProcess, type PorchlightProcess } from './support/porchl
 const DOMAIN = 'status.acme.test';
 const WWW = 'www.example.test';
 const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+/** Server and exporter name the same public address, so absolute links agree byte for byte. */
+const SITE_PUBLIC_URL = 'http://status.example.test';
 
 test.use({ launchOptions: { executablePath: chromiumPath, args: [...chromiumArgs, `--host-resolver-rules=MAP ${DOMAIN} 127.0.0.1, MAP ${WWW} 127.0.0.1`] } });
 test.describe.configure({ mode: 'serial' });
@@ -62,7 +64,7 @@ function treeOf(name: string, origin: string, prefix: string, dir: string, manif
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  porchlight = await startPorchlightProcess({ SCHEDULER: 'false' });
+  porchlight = await startPorchlightProcess({ SCHEDULER: 'false', SITE_PUBLIC_URL });
   const api = apiFor(porchlight);
   // The response-time chart is a sliding 24-hour window: renders a second apart could differ in it.
   const acme = await api.statusPages.update((await demoPage(api)).id, { showResponseTimes: false });
@@ -77,7 +79,7 @@ test.beforeAll(async () => {
   dist = path.join(tmp, 'dist-status');
   subPathDist = path.join(tmp, 'www', 'status');
   const access = { apiUrl: porchlight.apiUrl, apiKey: porchlight.apiKey };
-  runs = await Promise.all([runExport(['--out', dist], access), runExport(['--out', subPathDist, '--base-path', '/status'], access)]);
+  runs = await Promise.all([runExport(['--out', dist], access, { SITE_PUBLIC_URL }), runExport(['--out', subPathDist, '--base-path', '/status'], access, { SITE_PUBLIC_URL })]);
   for (const run of runs) {
     expect(run.code, run.stderr.join('\n')).toBe(0);
     expect(run.stdout.at(-1)).toMatch(/^Exported 1 public page and 1 custom domain to .*: \d+ files \(\d+ written, 0 unchanged, 0 removed\), \d+ API requests, [\d.]+ s$/);
