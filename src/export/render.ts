@@ -37,6 +37,7 @@ export async function readExportIndex(client: SiteClient, mainHost: string): Pro
   const address: TreeAddress = { host: mainHost, basePath: '' };
   const response = await client.get(EXPORT_INDEX_PATH, address);
   if (response.status === 503) throw new DataUnavailableError('the site has no status data it may show (is the API reachable?)');
+  if (response.status === 404) throw new Error(`the site does not answer the exporter on ${mainHost} (is SITE_PUBLIC_URL a page's custom domain?)`);
   if (response.status !== 200) throw new Error(`the export index answered ${response.status}`);
   return exportIndexSchema.parse(JSON.parse(response.body.toString('utf8')));
 }

@@ -4,7 +4,7 @@
  * the custom domain, and below a sub-path (--base-path /status).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
@@ -251,4 +251,25 @@ test('every machine-readable output of a page is exported wherever the server ha
 test('a page that is not public appears nowhere in the export', async () => {
   expect([...files.keys()].filter((file) => /(^|\/)internal(\/|$)/.test(file))).toEqual([]);
   for (const file of files.keys()) expect(await readFile(path.join(dist, file), 'utf8'), file).not.toContain('Acme Internal');
+});
+
+test('nginx lets other sites frame the widget, and nothing else', async () => {
+  for (const [folder, origin, address] of [
+    [path.join(dist, 'acme'), trees[0]!.origin, '/acme/widget'],
+    [path.join(dist, 'domains', DOMAIN), `http://${DOMAIN}:${nginx.port}`, '/widget'],
+    [path.join(subPathDist, 'acme'), `http://${WWW}:${nginx.port}`, '/status/acme/widget'],
+  ] as const) {
+    // Until the widget route exists (issue 9), a stand-in file where the export will put it.
+    await mkdir(path.join(folder, 'widget'), { recursive: true });
+    await writeFile(path.join(folder, 'widget', 'index.html'), '<!doctype html><title>widget</title>', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+    for (const url of [`${origin}${address}`, `${origin}${address}/`]) {
+      const widget = await visit(url);
+      expect(widget.status, url).toBe(200);
+      expect(widget.headers['content-security-policy'], url).toBe('frame-ancestors *');
+      expect(widget.headers['x-frame-options'], url).toBeUndefined();
+    }
+  }
+  expect((await visit(`${trees[0]!.origin}/acme/`)).headers['x-frame-options']).toBe('DENY');
 });
