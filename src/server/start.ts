@@ -11,7 +11,7 @@ import type { DemoInfo, ServiceOptions } from '../service/index.ts';
 import { ConfigError } from '../site/config.ts';
 import type { LauncherConfig } from './config.ts';
 import { SiteNotBuiltError } from './site-handler.ts';
-import { startThread, ThreadStartError, type StartedThread } from './threads/worker-thread.ts';
+import { startThread, ThreadStartError, type StartedThread, type ThreadOptions } from './threads/worker-thread.ts';
 import { createFrontHandler } from './front/front-server.ts';
 import { createPublicServer } from './front/public-server.ts';
 
@@ -31,7 +31,7 @@ interface EmbeddedService {
   close(): Promise<void>;
 }
 
-async function startEmbeddedService(config: LauncherConfig): Promise<EmbeddedService> {
+async function startEmbeddedService(config: LauncherConfig, threads: ThreadOptions): Promise<EmbeddedService> {
   const { DATABASE_PATH, API_PORT, SEED_DEMO } = config.launcher;
   if (DATABASE_PATH !== ':memory:') mkdirSync(dirname(DATABASE_PATH), { recursive: true });
   // Loaded only when used: a site pointed at an external API carries none of the service's code.
@@ -44,7 +44,7 @@ async function startEmbeddedService(config: LauncherConfig): Promise<EmbeddedSer
     ...readLimitsConfig(process.env),
     ...readEngineConfig(process.env),
   };
-  const thread = await startThread<{ url: string; demo: DemoInfo | null }>(new URL('./threads/service-worker.ts', import.meta.url), options, 'porchlight-api');
+  const thread = await startThread<{ url: string; demo: DemoInfo | null }>(new URL('./threads/service-worker.ts', import.meta.url), options, 'porchlight-api', threads);
   exitWhenLost(thread, 'the embedded API');
   return {
     url: thread.ready.url,
@@ -66,10 +66,10 @@ function exitWhenLost(thread: StartedThread<unknown>, what: string): void {
 }
 
 /** Where the site finds its API: the configured one, or the embedded service started here. */
-async function resolveApi(config: LauncherConfig): Promise<{ url: string; key: string; embedded: EmbeddedService | null }> {
+export async function resolveApi(config: LauncherConfig, threads: ThreadOptions = {}): Promise<{ url: string; key: string; embedded: EmbeddedService | null }> {
   const { STATUS_API_URL: url, STATUS_API_KEY: key } = config.site;
   if (url && key) return { url, key, embedded: null };
-  const embedded = await startEmbeddedService(config);
+  const embedded = await startEmbeddedService(config, threads);
   const embeddedKey = key ?? embedded.demo?.apiKey;
   if (!embeddedKey) {
     await embedded.close();
@@ -86,8 +86,8 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
 }
 
 /** The Astro site on a thread of its own, on an internal loopback port; only the front server talks to it. */
-async function startSiteThread(): Promise<{ origin: string; close(): Promise<void> }> {
-  const thread = await startThread<{ origin: string }>(new URL('./threads/site-worker.ts', import.meta.url), null, 'porchlight-site').catch((error: unknown) => {
+export async function startSiteThread(threads: ThreadOptions = {}): Promise<{ origin: string; close(): Promise<void> }> {
+  const thread = await startThread<{ origin: string }>(new URL('./threads/site-worker.ts', import.meta.url), null, 'porchlight-site', threads).catch((error: unknown) => {
     throw error instanceof ThreadStartError && error.causeName === 'SiteNotBuiltError' ? new SiteNotBuiltError() : error;
   });
   exitWhenLost(thread, 'the site renderer');

@@ -12,5 +12,9 @@ declare namespace App {
     cspStyles: string[];
     /** Who may frame the response: 'none', except the embeddable widget ('any'). */
     frameAncestors: import('./security/csp.ts').FrameAncestors;
+    /** The path the site is published under: '' (the root), or the static exporter's base path, e.g. '/status'. */
+    sitePath: string;
+    /** The static exporter is asking (src/export/): the export index answers only then. */
+    exporting: boolean;
   }
 }

@@ -8,6 +8,7 @@ import { siteData } from './data/site-data.ts';
 import { SnapshotUnavailableError } from './data/snapshot-cache.ts';
 import { enhanceScript } from './scripts/enhance.ts';
 import { contentSecurityPolicy, securityHeaders } from './security/csp.ts';
+import { BASE_PATH_HEADER, EXPORT_HEADER, normalizeBasePath } from './view/internal-request.ts';
 import { findPageByHost } from './view/routing.ts';
 
 /** Paths answered without status data. */
@@ -19,6 +20,9 @@ const site = defineMiddleware(async (context, next) => {
   context.locals.domainPage = null;
   context.locals.cspStyles = [];
   context.locals.frameAncestors = 'none';
+  // Only the exporter sends these (the front server drops them from clients).
+  context.locals.sitePath = normalizeBasePath(context.request.headers.get(BASE_PATH_HEADER)) ?? '';
+  context.locals.exporting = context.request.headers.has(EXPORT_HEADER);
 
   let response: Response;
   const { pathname, search } = context.url;

@@ -9,7 +9,7 @@ test.describe('a page on its custom domain', () => {
     const port = new URL(porchlight.siteUrl).port;
     await page.goto(`http://status.acme.test:${port}/`);
     await expect(page).toHaveTitle(/Acme Cloud Status/);
-    await expect(page.getByRole('link', { name: 'Incident history' })).toHaveAttribute('href', '/history');
+    await expect(page.getByRole('link', { name: 'Incident history' })).toHaveAttribute('href', '/history/');
     await page.getByRole('link', { name: 'Incident history' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Incident history' })).toBeVisible();
     const incident = page.getByRole('link', { name: 'Elevated API latency', exact: true }).first();
@@ -32,6 +32,6 @@ test.describe('a page on its custom domain', () => {
   test('an unknown host gets the site index', async ({ page, porchlight }) => {
     const port = new URL(porchlight.siteUrl).port;
     await page.goto(`http://other.example:${port}/`);
-    await expect(page).toHaveURL(new RegExp(`other.example:${port}/acme$`));
+    await expect(page).toHaveURL(new RegExp(`other.example:${port}/acme/$`));
   });
 });

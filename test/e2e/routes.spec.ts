@@ -6,7 +6,7 @@ test.describe('routes on the main host', () => {
     // Other tests add pages for a while; once they are gone the index redirects again.
     await expect(async () => {
       await page.goto('/');
-      await expect(page).toHaveURL(/\/acme$/, { timeout: 500 });
+      await expect(page).toHaveURL(/\/acme\/$/, { timeout: 500 });
     }).toPass({ timeout: 10_000 });
   });
 
@@ -25,8 +25,18 @@ test.describe('routes on the main host', () => {
     await expect(page.getByRole('link', { name: 'Elevated API latency', exact: true }).first()).toBeVisible();
     const older = page.getByRole('link', { name: /October 2026|September 2026/ });
     await older.first().click();
-    await expect(page).toHaveURL(/month=\d{4}-\d{2}/);
+    await expect(page).toHaveURL(/\/acme\/history\/\d{4}-\d{2}\/$/);
     await expect(page.getByRole('link', { name: 'Database outage', exact: true }).first()).toBeVisible();
+  });
+
+  test('the old ?month= history address redirects to the month\'s own path', async ({ page, request }) => {
+    const answer = await request.get('/acme/history?month=2026-10&utm_source=mail', { maxRedirects: 0 });
+    expect(answer.status()).toBe(301);
+    expect(answer.headers().location).toBe('/acme/history/2026-10/');
+    expect(answer.headers()['cache-control']).toBe('no-store');
+    await page.goto('/acme/history?month=2026-10');
+    await expect(page).toHaveURL(/\/acme\/history\/2026-10\/$/);
+    await expect(page.getByRole('heading', { level: 2, name: 'October 2026' })).toBeVisible();
   });
 
   test('unknown slugs, private pages and foreign incidents are the same branded 404', async ({ page, request }) => {
@@ -34,14 +44,22 @@ test.describe('routes on the main host', () => {
     const privatePage = await request.get('/internal');
     expect(unknown.status()).toBe(404);
     expect(privatePage.status()).toBe(404);
-    // Identical but for the data's timestamp, which may move on between the two requests.
-    const withoutTimes = (html: string) => html.replace(/<time[^>]*>[^<]*<\/time>/g, '<time/>');
-    expect(withoutTimes(await privatePage.text())).toBe(withoutTimes(await unknown.text()));
+    // Byte for byte: no page carries the time it was rendered or its data was fetched.
+    expect(await privatePage.text()).toBe(await unknown.text());
     expect(await privatePage.text()).not.toContain('Acme Internal');
     expect((await request.get('/acme/incidents/inc_nope')).status()).toBe(404);
     expect((await request.get('/acme/history?month=2026-13')).status()).toBe(404);
+    expect((await request.get('/acme/history/2026-13/')).status()).toBe(404);
     await page.goto('/no-such-page');
     await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+  });
+
+  test("the static exporter's index and base path are not for visitors: the front never forwards its headers", async ({ request }) => {
+    const internal = { 'x-porchlight-export': '1', 'x-porchlight-base-path': '/evil' };
+    expect((await request.get('/porchlight-export.json', { headers: internal })).status()).toBe(404);
+    const page = await (await request.get('/acme/', { headers: internal })).text();
+    expect(page).toContain('href="/acme/history/"');
+    expect(page).not.toContain('/evil');
   });
 
   test('liveness answers without touching the API', async ({ request }) => {

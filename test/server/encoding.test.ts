@@ -36,8 +36,8 @@ describe('cache keys', () => {
   it.each([
     ['/acme', '/acme'],
     ['/acme?utm_source=news', '/acme'],
-    ['/acme/history?month=2026-10&x=1', '/acme/history?month=2026-10'],
-    ['/acme/history?x=1&month=2026-10', '/acme/history?month=2026-10'],
+    ['/acme/history/2026-10/?x=1', '/acme/history/2026-10/'],
+    ['/acme/history/?utm_source=a&utm_medium=b', '/acme/history/'],
   ])('%s is stored as %s', (url, expected) => {
     expect(canonicalPath(url)).toBe(expected);
   });

@@ -16,6 +16,7 @@ interface Origin {
   delayMs: number;
   lastHost: string | undefined;
   lastPath: string | undefined;
+  lastHeaders: Record<string, string | string[] | undefined>;
 }
 
 let origin: Origin;
@@ -31,11 +32,12 @@ async function listen(server: Server): Promise<string> {
 }
 
 beforeEach(async () => {
-  origin = { dataVersion: null, status: 200, cacheControl: 'public, max-age=30', body: '<p>v1</p>'.repeat(200), renders: 0, delayMs: 0, lastHost: undefined, lastPath: undefined };
+  origin = { dataVersion: null, status: 200, cacheControl: 'public, max-age=30', body: '<p>v1</p>'.repeat(200), renders: 0, delayMs: 0, lastHost: undefined, lastPath: undefined, lastHeaders: {} };
   upstream = createServer((incoming, outgoing) => {
     origin.renders += 1;
     origin.lastHost = incoming.headers.host;
     origin.lastPath = incoming.url;
+    origin.lastHeaders = incoming.headers;
     setTimeout(() => {
       outgoing.writeHead(origin.status, {
         'content-type': 'text/html; charset=utf-8',
@@ -160,8 +162,25 @@ describe('front cache', () => {
     for (let index = 0; index < 10; index += 1) await (await get(`/acme?utm_source=x&bust=${index}`)).body.dump();
     expect(origin.renders).toBe(1);
     expect(origin.lastPath).toBe('/acme');
-    await (await get('/acme/history?month=2026-10&bust=1')).body.dump();
-    expect(origin.lastPath).toBe('/acme/history?month=2026-10');
+    await (await get('/acme/history/2026-10/?bust=1')).body.dump();
+    expect(origin.lastPath).toBe('/acme/history/2026-10/');
+  });
+
+  it("never lets a client send the static exporter's own headers to the site", async () => {
+    const internal = { 'x-porchlight-base-path': '/evil', 'x-porchlight-export': '1' };
+    await (await get('/acme', internal)).body.dump();
+    expect(origin.lastHeaders).not.toHaveProperty('x-porchlight-base-path');
+    await (await request(`${base}/acme`, { method: 'POST', headers: { host: 'status.example.test', ...internal }, body: 'x' })).body.dump();
+    expect(origin.lastPath).toBe('/acme');
+    expect(origin.lastHeaders).not.toHaveProperty('x-porchlight-base-path');
+    expect(origin.lastHeaders).not.toHaveProperty('x-porchlight-export');
+  });
+
+  it('passes the old ?month= history address through to the site as it came, never from the cache', async () => {
+    await (await get('/acme/history?month=2026-10&utm_source=x')).body.dump();
+    await (await get('/acme/history?month=2026-10&utm_source=x')).body.dump();
+    expect(origin.lastPath).toBe('/acme/history?month=2026-10&utm_source=x');
+    expect(origin.renders).toBe(2);
   });
 
   it('keys pages by host and port, so two domains never share bytes (absolute links depend on both)', async () => {

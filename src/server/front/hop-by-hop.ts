@@ -3,6 +3,7 @@
  * between the visitor's connection and the site's. undici refuses several of them outright.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { INTERNAL_HEADERS } from '../../site/view/internal-request.ts';
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -15,6 +16,8 @@ const HOP_BY_HOP = new Set([
   'expect',
   'http2-settings',
   'host',
+  // Not hop-by-hop, but only the static exporter may send them to the site (a base path, its index).
+  ...INTERNAL_HEADERS,
 ]);
 
 /** The request headers worth passing on, without hop-by-hop ones and those Connection names. */

@@ -1,8 +1,8 @@
 /**
  * Which requests the front cache may answer, and under which key: GET and HEAD only (the
- * request gate refuses other methods first), keyed by
- * the host name (lower-cased, port dropped: the site routes by host name) and the path with the
- * query parameters the site reads.
+ * request gate refuses other methods first), keyed by the host name with its port and the path.
+ * No query parameter is part of a page's address (months of history are paths:
+ * /<slug>/history/YYYY-MM/).
  */
 import { normalizeHost } from '../../site/view/routing.ts';
 
@@ -53,24 +53,19 @@ export function checkHost(header: string | undefined): CheckedHost | null {
   return result;
 }
 
-/** The only query parameter the site reads (the history page's month). */
-const MEANINGFUL_PARAMS = ['month'];
-
 /**
- * The path with only the query parameters the site renders by, so `?utm_source=…` or a
- * cache-busting `?x=123` neither splits the cache nor fills it.
+ * The path alone, so `?utm_source=…` or a cache-busting `?x=123` neither splits the cache nor
+ * fills it.
  */
 export function canonicalPath(url: string): string {
   const queryAt = url.indexOf('?');
-  if (queryAt === -1) return url;
-  const params = new URLSearchParams(url.slice(queryAt + 1));
-  const kept = new URLSearchParams();
-  for (const name of MEANINGFUL_PARAMS) {
-    const value = params.get(name);
-    if (value !== null) kept.set(name, value);
-  }
-  const query = kept.toString();
-  return query ? `${url.slice(0, queryAt)}?${query}` : url.slice(0, queryAt);
+  return queryAt === -1 ? url : url.slice(0, queryAt);
+}
+
+/** The old history address, `/<slug>/history?month=YYYY-MM`: the site answers it with a redirect. */
+function isLegacyMonth(url: string): boolean {
+  const queryAt = url.indexOf('?');
+  return queryAt !== -1 && new URLSearchParams(url.slice(queryAt + 1)).has('month');
 }
 
 export interface CacheTarget {
@@ -83,6 +78,8 @@ export interface CacheTarget {
 export function cacheTarget(url: string, host: CheckedHost): CacheTarget | null {
   // Bounded keys keep one client from filling the cache with megabyte-long URLs.
   if (!url.startsWith('/') || url.length > MAX_URL_LENGTH) return null;
+  // Passed through to the site as it came: its redirect depends on the query, and is never stored.
+  if (isLegacyMonth(url)) return null;
   const path = canonicalPath(url);
   return { key: `${host.key} ${path}`, path };
 }

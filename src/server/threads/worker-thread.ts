@@ -34,8 +34,14 @@ function isMessage(value: unknown): value is ThreadMessage {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
-export function startThread<Ready>(entry: URL, workerData: unknown, name: string): Promise<StartedThread<Ready>> {
-  const worker = new Worker(entry, { workerData, name });
+export interface ThreadOptions {
+  /** Where the worker's console output goes; by default the process's own stdout and stderr. */
+  output?: NodeJS.WritableStream;
+}
+
+export function startThread<Ready>(entry: URL, workerData: unknown, name: string, options: ThreadOptions = {}): Promise<StartedThread<Ready>> {
+  const worker = new Worker(entry, { workerData, name, stdout: options.output !== undefined });
+  if (options.output) worker.stdout.pipe(options.output, { end: false });
   let closing = false;
   const exitListeners: ((code: number) => void)[] = [];
   return new Promise((resolve, reject) => {

@@ -18,6 +18,8 @@ const FIRST_LOAD_BACKFILL_FACTOR = 5;
 
 export interface SiteData {
   get(): Promise<CachedSnapshot>;
+  /** HTTP requests sent to the API since start, retries included (the static export reports them). */
+  apiRequests(): number;
 }
 
 /** Counts every HTTP request the client sends, retries included. */
@@ -77,7 +79,7 @@ export function createSiteData(config: SiteConfig, log: (line: string) => void =
       return snapshot;
     },
   });
-  return { get: () => cache.get() };
+  return { get: () => cache.get(), apiRequests: () => requests };
 }
 
 let instance: SiteData | undefined;

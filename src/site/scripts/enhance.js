@@ -2,14 +2,29 @@
 (() => {
   const doc = document;
 
-  // Times in the visitor's own zone; the UTC words stay in the title attribute.
+  // Times in the visitor's zone (UTC words stay in title), and "x ago" from the visitor's
+  // clock: the HTML may be hours old (CDN, static export).
   const local = new Intl.DateTimeFormat('en-GB', {
     day: 'numeric', month: 'short', year: 'numeric',
     hour: '2-digit', minute: '2-digit', timeZoneName: 'short',
   });
+  const words = new Intl.RelativeTimeFormat('en');
+  // As format-date.ts: largest whole unit, floored.
+  const units = [['year', 31536e6], ['month', 2592e6], ['day', 864e5], ['hour', 36e5], ['minute', 6e4]];
+  const ago = (ms) => {
+    const diff = ms - Date.now();
+    const unit = units.find((u) => Math.abs(diff) >= u[1]);
+    return unit ? words.format(Math.trunc(diff / unit[1]), unit[0]) : diff > 0 ? 'in less than a minute' : 'less than a minute ago';
+  };
   for (const time of doc.querySelectorAll('time[data-local]')) {
     const ms = Date.parse(time.dateTime);
-    if (!Number.isNaN(ms)) time.textContent = local.format(ms);
+    if (Number.isNaN(ms)) continue;
+    time.textContent = local.format(ms);
+    if (!time.hasAttribute('data-relative')) continue;
+    const note = doc.createElement('span');
+    note.className = 'pl-time__relative';
+    note.textContent = ` (${ago(ms)})`;
+    time.after(note);
   }
 
   // Auto-refresh while the tab is visible, with a pause toggle (WCAG 2.2.1).

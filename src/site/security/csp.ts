@@ -28,6 +28,18 @@ export function contentSecurityPolicy(hashes: { scripts: readonly string[]; styl
   ].join('; ');
 }
 
+/**
+ * The same policy for a page's own <meta http-equiv>, so a copy served as a static file (see
+ * src/export/) is held to it as well. Browsers ignore frame-ancestors there: that one stays a
+ * header's job (the server's, or the static host's).
+ */
+export function documentContentSecurityPolicy(hashes: { scripts: readonly string[]; styles: readonly string[] }): string {
+  return contentSecurityPolicy(hashes)
+    .split('; ')
+    .filter((directive) => !directive.startsWith('frame-ancestors'))
+    .join('; ');
+}
+
 /** Headers of every response, pages and errors alike; only a frameable one drops X-Frame-Options. */
 export function securityHeaders(csp: string, frameAncestors: FrameAncestors = 'none'): Record<string, string> {
   return {

@@ -4,8 +4,8 @@ import { formatMonth } from '../lib/format-date.ts';
 import { incidentsInMonth, isMonthKey, listIncidentMonths, monthNavigation } from '../lib/incidents.ts';
 import { utcMonthKey } from '../lib/time.ts';
 import { incidentView } from './incident-view.ts';
+import { pageHrefs } from './hrefs.ts';
 import { pageContext } from './page-context.ts';
-import { timeView } from './time-view.ts';
 import type { HistoryPageView, MonthLink } from './types.ts';
 
 /**
@@ -23,14 +23,13 @@ export function historyView(
   const current = month ?? utcMonthKey(options.now.getTime());
   const navigation = monthNavigation(listIncidentMonths(context.incidents), current);
   const link = (key: string | null): MonthLink | null =>
-    key === null ? null : { key, label: formatMonth(key), href: `${options.basePath}/history?month=${key}` };
+    key === null ? null : { key, label: formatMonth(key), href: pageHrefs(options.basePath).month(key) };
   return {
     branding: context.branding,
     month: { key: current, label: formatMonth(current) },
     incidents: incidentsInMonth(context.incidents, current).map((incident) => incidentView(incident, context)),
     newer: link(navigation.newer),
     older: link(navigation.older),
-    generatedAt: timeView(snapshot.fetchedAt, options.now),
     stale: context.stale,
   };
 }

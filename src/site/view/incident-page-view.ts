@@ -1,8 +1,8 @@
 import type { StatusPage } from '../../contract/index.ts';
 import type { Snapshot } from '../data/snapshot.ts';
 import { incidentView } from './incident-view.ts';
+import { pageHrefs } from './hrefs.ts';
 import { pageContext } from './page-context.ts';
-import { timeView } from './time-view.ts';
 import type { IncidentPageView } from './types.ts';
 
 /** The permalink of one incident; null when it does not concern this page (a 404 then). */
@@ -18,8 +18,7 @@ export function incidentPageView(
   return {
     branding: context.branding,
     incident: incidentView(incident, context),
-    historyHref: `${options.basePath}/history`,
-    generatedAt: timeView(snapshot.fetchedAt, options.now),
+    historyHref: pageHrefs(options.basePath).history,
     stale: context.stale,
   };
 }

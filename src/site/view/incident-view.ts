@@ -7,6 +7,7 @@ import {
   severityLabel,
   sortedTimeline,
 } from '../lib/incidents.ts';
+import { pageHrefs } from './hrefs.ts';
 import { timeView } from './time-view.ts';
 import type { IncidentView } from './types.ts';
 
@@ -25,20 +26,21 @@ export function incidentView(
   return {
     id: incident.id,
     title: incident.title,
-    href: `${context.basePath}/incidents/${encodeURIComponent(incident.id)}`,
+    href: pageHrefs(context.basePath).incident(incident.id),
     severity: normalizeSeverity(incident.severity),
     severityLabel: severityLabel(incident.severity),
     resolved,
     statusLabel: incidentStatusLabel(incident.status),
-    startedAt: timeView(incident.startedAt, context.now),
-    resolvedAt: resolved && incident.resolvedAt ? timeView(incident.resolvedAt, context.now) : null,
-    duration: formatDuration(incident.startedAt, resolved ? incident.resolvedAt : null, context.now),
+    startedAt: timeView(incident.startedAt),
+    resolvedAt: resolved && incident.resolvedAt ? timeView(incident.resolvedAt) : null,
+    // Only a closed interval: "ongoing for 2 h" would be false once the page sits on a CDN.
+    duration: resolved && incident.resolvedAt ? formatDuration(incident.startedAt, incident.resolvedAt, context.now) : null,
     affected: [...new Set(affected)],
     updates: sortedTimeline(incident.updates).map((update) => ({
       id: update.id,
       statusLabel: incidentStatusLabel(update.status),
       message: update.message,
-      at: timeView(update.createdAt, context.now),
+      at: timeView(update.createdAt),
     })),
   };
 }

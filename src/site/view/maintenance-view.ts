@@ -18,8 +18,8 @@ export function maintenanceView(
     title: window.title,
     description: description ? description : null,
     state,
-    start: timeView(window.scheduledStart, context.now),
-    end: timeView(window.scheduledEnd, context.now),
+    start: timeView(window.scheduledStart),
+    end: timeView(window.scheduledEnd),
     affected,
   };
 }

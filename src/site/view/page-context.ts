@@ -8,11 +8,13 @@ import { activeIncidents, incidentsForPage } from '../lib/incidents.ts';
 import { maintenanceForPage, monitorsUnderMaintenance, selectMaintenance } from '../lib/maintenance.ts';
 import { joinPageMonitors, pageMonitorIds } from '../lib/page-monitors.ts';
 import { brandingView } from './branding.ts';
+import { pageHrefs } from './hrefs.ts';
 import { staleNotice } from './time-view.ts';
 import type { BrandingView, StaleNotice } from './types.ts';
 
 export interface PageContext {
   page: StatusPage;
+  /** The page's root without a trailing slash (see hrefs.ts). */
   basePath: string;
   now: Date;
   branding: BrandingView;
@@ -42,7 +44,7 @@ export function pageContext(
     page,
     basePath: options.basePath,
     now: options.now,
-    branding: brandingView(page, snapshot.organization, options.basePath || '/'),
+    branding: brandingView(page, snapshot.organization, pageHrefs(options.basePath).home),
     monitorIds,
     labels: new Map(rows.map((row) => [row.monitorId, row.label])),
     rows,
@@ -50,6 +52,6 @@ export function pageContext(
     active: activeIncidents(incidents),
     maintenance,
     windows: maintenanceForPage(snapshot.maintenance, monitorIds),
-    stale: staleNotice(snapshot.fetchedAt, options.now, options.stale),
+    stale: staleNotice(snapshot.fetchedAt, options.stale),
   };
 }

@@ -9,8 +9,10 @@
  * The request's Host was checked by the front server and the front cache keys by it, so bytes
  * built from one Host are only ever served again to requests naming that same Host.
  */
+import { pageHrefs } from './hrefs.ts';
+
 export interface PublicUrls {
-  /** The page's home, e.g. https://status.example.com/acme or https://status.acme.com/ */
+  /** The page's home, e.g. https://status.example.com/acme/ or https://status.acme.com/ */
   home: string;
   /** An incident's permalink. */
   incident(id: string): string;
@@ -26,10 +28,11 @@ export function publicOrigin(options: { requestUrl: URL; customDomain: string | 
 
 /** `basePath` is '' on a custom domain and '/<slug>' on the main host, as in resolve-page.ts. */
 export function publicUrls(origin: string, basePath: string): PublicUrls {
-  const root = `${origin}${basePath}/`;
+  // The page's own links (hrefs.ts), made absolute: one spelling of every address.
+  const hrefs = pageHrefs(basePath);
   return {
-    home: basePath ? `${origin}${basePath}` : root,
-    incident: (id) => `${root}incidents/${encodeURIComponent(id)}`,
-    at: (relativePath) => `${root}${relativePath}`,
+    home: `${origin}${hrefs.home}`,
+    incident: (id) => `${origin}${hrefs.incident(id)}`,
+    at: (relativePath) => `${origin}${hrefs.home}${relativePath}`,
   };
 }

@@ -5,8 +5,8 @@ import { computeOverallStatus } from '../lib/overall-status.ts';
 import { incidentView } from './incident-view.ts';
 import { maintenanceView } from './maintenance-view.ts';
 import { monitorViews } from './monitor-view.ts';
+import { pageHrefs } from './hrefs.ts';
 import { pageContext } from './page-context.ts';
-import { timeView } from './time-view.ts';
 import type { OverallView, StatusPageView } from './types.ts';
 
 export function overallView(context: ReturnType<typeof pageContext>): OverallView {
@@ -34,8 +34,7 @@ export function statusPageView(
     monitors: monitorViews(context, snapshot.histories),
     showResponseTimes: page.showResponseTimes !== false,
     recentIncidents: pastIncidents(context.incidents, { now: options.now, days: 14 }).map(incident),
-    historyHref: `${options.basePath}/history`,
-    generatedAt: timeView(snapshot.fetchedAt, options.now),
+    historyHref: pageHrefs(options.basePath).history,
     stale: context.stale,
   };
 }

@@ -1,12 +1,20 @@
-import { formatDateTime, formatRelative, isoString } from '../lib/format-date.ts';
+import { formatDateTime, isoString } from '../lib/format-date.ts';
 import type { StaleNotice, TimeView } from './types.ts';
 
-/** A moment for the templates; an unreadable one keeps an empty datetime and fallback words. */
-export function timeView(value: unknown, now: Date): TimeView {
-  return { iso: isoString(value) ?? '', absolute: formatDateTime(value), relative: formatRelative(value, now) };
+/**
+ * A moment for the templates: the instant and its UTC words, never words relative to the render
+ * ("5 minutes ago"), which would turn false while the page sits in a cache or on a static host;
+ * enhance.js adds those in the visitor's browser. An unreadable moment keeps an empty datetime
+ * and fallback words.
+ */
+export function timeView(value: unknown): TimeView {
+  return { iso: isoString(value) ?? '', absolute: formatDateTime(value) };
 }
 
-/** The dated notice shown while the data is the last known state, or null when it is live. */
-export function staleNotice(fetchedAt: Date, now: Date, stale: boolean): StaleNotice | null {
-  return stale ? { asOf: timeView(fetchedAt, now) } : null;
+/**
+ * The dated notice shown while the data is the last known state, or null when it is live. The
+ * only place a page states its data time: a visitor needs it exactly then.
+ */
+export function staleNotice(fetchedAt: Date, stale: boolean): StaleNotice | null {
+  return stale ? { asOf: timeView(fetchedAt) } : null;
 }

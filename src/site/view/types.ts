@@ -8,13 +8,14 @@ export type MonitorHealth = 'up' | 'down' | 'degraded' | 'maintenance' | 'paused
 export type Severity = 'minor' | 'major' | 'critical' | 'unknown';
 export type DayLevel = 'none' | 'up' | 'minor' | 'major' | 'down';
 
-/** A moment shown to people: machine-readable ISO plus UTC words computed on the server. */
+/**
+ * A moment shown to people: machine-readable ISO plus UTC words computed on the server. Relative
+ * words ("5 minutes ago") are the browser's job (enhance.js): rendered bytes never carry them.
+ */
 export interface TimeView {
   iso: string;
   /** e.g. "22 Nov 2026, 14:05 UTC" */
   absolute: string;
-  /** e.g. "5 minutes ago" */
-  relative: string;
 }
 
 export interface BrandingView {
@@ -29,7 +30,7 @@ export interface BrandingView {
   brandCss: string | null;
   /** Owner CSS made safe to sit inside one <style> element, or null. */
   customCss: string | null;
-  /** Link to the page's home: "/" on a custom domain, "/<slug>" otherwise. */
+  /** Link to the page's home: "/" on a custom domain, "/<slug>/" otherwise (see hrefs.ts). */
   homeHref: string;
 }
 
@@ -56,8 +57,8 @@ export interface IncidentView {
   statusLabel: string;
   startedAt: TimeView;
   resolvedAt: TimeView | null;
-  /** e.g. "2 h 15 min" (ongoing ones count to now). */
-  duration: string;
+  /** How long a resolved incident lasted, e.g. "2 h 15 min"; null while it is ongoing. */
+  duration: string | null;
   affected: string[];
   /** Newest first. */
   updates: TimelineEntryView[];
@@ -125,7 +126,6 @@ export interface StatusPageView {
   /** Resolved incidents of the last 14 days, newest first. */
   recentIncidents: IncidentView[];
   historyHref: string;
-  generatedAt: TimeView;
   /** Set when the API is unreachable and the page shows the last known state. */
   stale: StaleNotice | null;
 }
@@ -134,7 +134,6 @@ export interface IncidentPageView {
   branding: BrandingView;
   incident: IncidentView;
   historyHref: string;
-  generatedAt: TimeView;
   stale: StaleNotice | null;
 }
 
@@ -151,7 +150,6 @@ export interface HistoryPageView {
   incidents: IncidentView[];
   newer: MonthLink | null;
   older: MonthLink | null;
-  generatedAt: TimeView;
   stale: StaleNotice | null;
 }
 
@@ -159,6 +157,5 @@ export interface IndexPageView {
   organizationName: string;
   logoUrl: string | null;
   pages: { name: string; href: string; overall: OverallView }[];
-  generatedAt: TimeView;
   stale: StaleNotice | null;
 }

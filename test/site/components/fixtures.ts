@@ -19,11 +19,11 @@ import type {
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const NOW = Date.UTC(2026, 10, 22, 14, 5);
 
-export function time(iso: string, relative: string): TimeView {
+export function time(iso: string): TimeView {
   const date = new Date(iso);
   const pad = (n: number) => String(n).padStart(2, '0');
   const absolute = `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`;
-  return { iso: date.toISOString(), absolute, relative };
+  return { iso: date.toISOString(), absolute };
 }
 
 export const OVERALL_LABELS: Record<StatusLevel, string> = {
@@ -84,37 +84,37 @@ export function monitor(overrides: Partial<MonitorView> = {}): MonitorView {
 export const activeIncident: IncidentView = {
   id: 'inc_db',
   title: 'Database connection errors',
-  href: '/acme/incidents/inc_db',
+  href: '/acme/incidents/inc_db/',
   severity: 'major',
   severityLabel: 'Major',
   resolved: false,
   statusLabel: 'Identified',
-  startedAt: time('2026-11-22T12:50:00Z', '1 hour ago'),
+  startedAt: time('2026-11-22T12:50:00Z'),
   resolvedAt: null,
-  duration: '1 h 15 min',
+  duration: null,
   affected: ['Public API', 'Dashboard'],
   updates: [
-    { id: 'upd_3', statusLabel: 'Identified', message: 'A failed replica is being replaced.\nWrites may be slow.', at: time('2026-11-22T13:40:00Z', '25 minutes ago') },
-    { id: 'upd_2', statusLabel: 'Investigating', message: 'Error rates are rising for some requests.', at: time('2026-11-22T13:05:00Z', '1 hour ago') },
-    { id: 'upd_1', statusLabel: 'Investigating', message: 'We are looking into reports of failed logins.', at: time('2026-11-22T12:50:00Z', '1 hour ago') },
+    { id: 'upd_3', statusLabel: 'Identified', message: 'A failed replica is being replaced.\nWrites may be slow.', at: time('2026-11-22T13:40:00Z') },
+    { id: 'upd_2', statusLabel: 'Investigating', message: 'Error rates are rising for some requests.', at: time('2026-11-22T13:05:00Z') },
+    { id: 'upd_1', statusLabel: 'Investigating', message: 'We are looking into reports of failed logins.', at: time('2026-11-22T12:50:00Z') },
   ],
 };
 
 export const resolvedIncident: IncidentView = {
   id: 'inc_cdn',
   title: 'Slow image loading',
-  href: '/acme/incidents/inc_cdn',
+  href: '/acme/incidents/inc_cdn/',
   severity: 'minor',
   severityLabel: 'Minor',
   resolved: true,
   statusLabel: 'Resolved',
-  startedAt: time('2026-11-19T08:00:00Z', '3 days ago'),
-  resolvedAt: time('2026-11-19T09:30:00Z', '3 days ago'),
+  startedAt: time('2026-11-19T08:00:00Z'),
+  resolvedAt: time('2026-11-19T09:30:00Z'),
   duration: '1 h 30 min',
   affected: ['CDN'],
   updates: [
-    { id: 'upd_b', statusLabel: 'Resolved', message: 'Images load normally again.', at: time('2026-11-19T09:30:00Z', '3 days ago') },
-    { id: 'upd_a', statusLabel: 'Investigating', message: 'Images load slowly in Europe.', at: time('2026-11-19T08:00:00Z', '3 days ago') },
+    { id: 'upd_b', statusLabel: 'Resolved', message: 'Images load normally again.', at: time('2026-11-19T09:30:00Z') },
+    { id: 'upd_a', statusLabel: 'Investigating', message: 'Images load slowly in Europe.', at: time('2026-11-19T08:00:00Z') },
   ],
 };
 
@@ -123,8 +123,8 @@ export const runningMaintenance: MaintenanceView = {
   title: 'Database upgrade',
   description: 'Upgrading the primary database.\nWrites pause for up to 5 minutes.',
   state: 'running',
-  start: time('2026-11-22T13:00:00Z', '1 hour ago'),
-  end: time('2026-11-22T15:00:00Z', 'in 55 minutes'),
+  start: time('2026-11-22T13:00:00Z'),
+  end: time('2026-11-22T15:00:00Z'),
   affected: ['Public API'],
 };
 
@@ -133,8 +133,8 @@ export const upcomingMaintenance: MaintenanceView = {
   title: 'Network switch replacement',
   description: null,
   state: 'upcoming',
-  start: time('2026-11-25T02:00:00Z', 'in 3 days'),
-  end: time('2026-11-25T03:00:00Z', 'in 3 days'),
+  start: time('2026-11-25T02:00:00Z'),
+  end: time('2026-11-25T03:00:00Z'),
   affected: [],
 };
 
@@ -146,10 +146,8 @@ export const branding: BrandingView = {
   footerHtml: '<p>Questions? <a href="mailto:support@acme.example.com">support@acme.example.com</a> &amp; more</p>',
   brandCss: '--pl-brand: #0b3d91; --pl-on-brand: #ffffff;',
   customCss: '.pl-banner { border-radius: 0; }\n:root { --pl-radius: 2px; }',
-  homeHref: '/acme',
+  homeHref: '/acme/',
 };
-
-export const generatedAt = time('2026-11-22T14:05:00Z', 'just now');
 
 export function statusPage(overrides: Partial<StatusPageView> = {}): StatusPageView {
   return {
@@ -165,8 +163,7 @@ export function statusPage(overrides: Partial<StatusPageView> = {}): StatusPageV
     ],
     showResponseTimes: true,
     recentIncidents: [resolvedIncident],
-    historyHref: '/acme/history',
-    generatedAt,
+    historyHref: '/acme/history/',
     stale: null,
     ...overrides,
   };

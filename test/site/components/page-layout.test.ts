@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import PageLayout from '../../../src/site/layouts/PageLayout.astro';
 import { enhanceScript } from '../../../src/site/scripts/enhance.ts';
+import { sha256Source } from '../../../src/site/security/csp.ts';
 import { ownerStyleText } from '../../../src/site/view/branding.ts';
-import { branding, generatedAt, time } from './fixtures.ts';
+import { branding, time } from './fixtures.ts';
 import { count, cspOffenders, render, text } from './render.ts';
 
-const base = { title: 'Acme Status', theme: 'default', branding, stale: null, generatedAt };
+const base = { title: 'Acme Status', theme: 'default', branding, stale: null, sitePath: '' };
 const slots = { default: '<h1 class="pl-page-title">Acme Status</h1>' };
 
 describe('PageLayout', () => {
@@ -19,6 +20,17 @@ describe('PageLayout', () => {
     expect(order.every((at) => at >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(cspOffenders(html)).toEqual([]);
+  });
+
+  it('carries its Content-Security-Policy in a <meta> too, allowing exactly its script and owner style (a static copy keeps it)', async () => {
+    const html = await render(PageLayout, base, { slots });
+    const policy = /<meta http-equiv="content-security-policy" content="([^"]+)">/.exec(html)?.[1] ?? '';
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain(`script-src ${enhanceScript.hash}`);
+    expect(policy).toContain(sha256Source(ownerStyleText(branding)!));
+    expect(policy).not.toContain('frame-ancestors');
+    expect(policy).not.toContain('unsafe-inline');
+    expect(html.indexOf('content-security-policy')).toBeLessThan(html.indexOf('<style'));
   });
 
   it('only says "dark" for the dark theme', async () => {
@@ -60,10 +72,10 @@ describe('PageLayout', () => {
     expect(fresh).not.toContain('pl-stale');
     expect(text(fresh)).not.toContain('Live data unavailable');
 
-    const asOf = time('2026-11-22T13:00:00Z', '1 hour ago');
+    const asOf = time('2026-11-22T13:00:00Z');
     const stale = await render(PageLayout, { ...base, stale: { asOf } }, { slots });
     expect(stale).toMatch(/<div class="pl-stale" role="status"/);
-    expect(text(stale)).toContain('Live data unavailable — showing status as of 22 Nov 2026, 13:00 UTC (1 hour ago)');
+    expect(text(stale)).toContain('Live data unavailable — showing status as of 22 Nov 2026, 13:00 UTC');
     expect(stale).toContain('datetime="2026-11-22T13:00:00.000Z"');
   });
 
@@ -79,8 +91,19 @@ describe('PageLayout', () => {
     expect(still).not.toContain('data-refresh-slot hidden');
   });
 
-  it('says when the page was generated and what powers it', async () => {
+  it('says what powers it, and no time of rendering (the same data must give the same bytes)', async () => {
     const html = await render(PageLayout, base, { slots });
-    expect(text(html)).toContain('Updated 22 Nov 2026, 14:05 UTC (just now) · Powered by Porchlight');
+    expect(text(html)).toContain('Powered by Porchlight');
+    expect(html).not.toContain('<time');
+  });
+
+  it('links the stylesheet and the home below the site path the request asks for', async () => {
+    // (Under vitest the stylesheet's built address is empty: the built site is checked in test/e2e/static-export.spec.ts.)
+    const root = await render(PageLayout, { ...base, branding: null }, { slots });
+    expect(count(root, '<link rel="stylesheet"')).toBe(1);
+    expect(root).toContain('class="pl-header__home" href="/"');
+    const below = await render(PageLayout, { ...base, branding: null, sitePath: '/status' }, { slots });
+    expect(below).toMatch(/<link rel="stylesheet" href="\/status[^"]*">/);
+    expect(below).toContain('class="pl-header__home" href="/status/"');
   });
 });

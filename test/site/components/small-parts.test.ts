@@ -6,16 +6,19 @@ import { activeIncident, time } from './fixtures.ts';
 import { count, render, text } from './render.ts';
 
 describe('TimeStamp', () => {
-  const at = time('2026-11-22T13:40:00Z', '25 minutes ago');
+  const at = time('2026-11-22T13:40:00Z');
 
-  it('gives the ISO instant, the UTC words as text and title, then the relative words', async () => {
+  it('gives the ISO instant and the UTC words as text and title, and leaves relative words to the browser', async () => {
     const html = await render(TimeStamp, { time: at });
-    expect(html).toContain('<time datetime="2026-11-22T13:40:00.000Z" title="22 Nov 2026, 13:40 UTC" data-local>22 Nov 2026, 13:40 UTC</time>');
-    expect(text(html)).toBe('22 Nov 2026, 13:40 UTC (25 minutes ago)');
+    expect(html).toMatch(/<time datetime="2026-11-22T13:40:00.000Z" title="22 Nov 2026, 13:40 UTC" data-local data-relative(="")?>22 Nov 2026, 13:40 UTC<\/time>/);
+    // Rendered bytes never say "x minutes ago": they may be read hours later (caches, static export).
+    expect(text(html)).toBe('22 Nov 2026, 13:40 UTC');
   });
 
-  it('can leave out the relative words', async () => {
-    expect(text(await render(TimeStamp, { time: at, relative: false }))).toBe('22 Nov 2026, 13:40 UTC');
+  it('can ask the browser for no relative words', async () => {
+    const html = await render(TimeStamp, { time: at, relative: false });
+    expect(html).not.toContain('data-relative');
+    expect(text(html)).toBe('22 Nov 2026, 13:40 UTC');
   });
 });
 

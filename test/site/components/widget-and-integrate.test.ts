@@ -8,7 +8,7 @@ import { ownerStyleText } from '../../../src/site/view/branding.ts';
 import { integrateView } from '../../../src/site/view/integrate-view.ts';
 import { publicUrls } from '../../../src/site/view/public-url.ts';
 import type { WidgetView } from '../../../src/site/view/widget-view.ts';
-import { branding, generatedAt, overall, time } from './fixtures.ts';
+import { branding, overall, time } from './fixtures.ts';
 import { count, cspOffenders, render, startTags, text } from './render.ts';
 
 function widget(overrides: Partial<WidgetView> = {}): WidgetView {
@@ -16,7 +16,7 @@ function widget(overrides: Partial<WidgetView> = {}): WidgetView {
     branding,
     title: 'Acme Status: Partial outage',
     overall: overall('partial_outage'),
-    incidents: [{ id: 'i1', title: 'Payments <failing> & "slow"', href: '/acme/incidents/i1' }],
+    incidents: [{ id: 'i1', title: 'Payments <failing> & "slow"', href: '/acme/incidents/i1/' }],
     moreIncidents: 0,
     homeHref: '/acme',
     stale: null,
@@ -41,7 +41,7 @@ describe('WidgetStatus', () => {
     expect(links).toHaveLength(2);
     for (const link of links) expect(link).toContain('target="_top"');
     expect(html).toContain('href="/acme"');
-    expect(html).toContain('href="/acme/incidents/i1"');
+    expect(html).toContain('href="/acme/incidents/i1/"');
   });
 
   it('counts the incidents it does not list, leaves out an empty list, and tells when data is stale', async () => {
@@ -49,14 +49,14 @@ describe('WidgetStatus', () => {
     expect(text(more)).toContain('and 2 more active incidents');
     const none = await render(WidgetStatus, { view: widget({ incidents: [] }) });
     expect(none).not.toContain('Active incidents');
-    const stale = await render(WidgetStatus, { view: widget({ stale: { asOf: time('2026-11-22T13:00:00Z', '1 hour ago') } }) });
+    const stale = await render(WidgetStatus, { view: widget({ stale: { asOf: time('2026-11-22T13:00:00Z') } }) });
     expect(text(stale)).toContain('Live data unavailable: status as of 22 Nov 2026, 13:00 UTC');
   });
 });
 
 describe('WidgetLayout', () => {
   it('carries the theme, owner CSS, refresh period and the one script, and no page chrome', async () => {
-    const html = await render(WidgetLayout, { title: 'Acme Status: Partial outage', theme: 'dark', branding, refreshSeconds: 60 }, { slots: { default: '<main>x</main>' } });
+    const html = await render(WidgetLayout, { title: 'Acme Status: Partial outage', theme: 'dark', branding, refreshSeconds: 60, sitePath: '' }, { slots: { default: '<main>x</main>' } });
     expect(html).toMatch(/<html lang="en" data-theme="dark" data-refresh="60"/);
     expect(html).toContain(`<style>${ownerStyleText(branding)}</style>`);
     expect(html).toContain(enhanceScript.source);
@@ -85,7 +85,7 @@ describe('IntegrateSection', () => {
 describe('PageLayout alternates', () => {
   it('lists the feeds in the head', async () => {
     const alternates = [{ type: 'application/atom+xml', title: 'Acme "Status" & co (Atom)', href: '/acme/history.atom' }];
-    const html = await render(PageLayout, { title: 'x', theme: 'default', branding, stale: null, generatedAt, alternates }, { slots: { default: '<h1>x</h1>' } });
+    const html = await render(PageLayout, { title: 'x', theme: 'default', branding, stale: null, sitePath: '', alternates }, { slots: { default: '<h1>x</h1>' } });
     const head = html.slice(0, html.indexOf('</head>'));
     expect(head).toContain('<link rel="alternate" type="application/atom+xml" title="Acme &quot;Status&quot; &amp; co (Atom)" href="/acme/history.atom">');
   });

@@ -48,8 +48,8 @@ describe('feedData', () => {
     );
     const entries = feedData(outputFor(snapshot({ incidents: many }))).entries;
     expect(entries).toHaveLength(50);
-    expect(entries[0]?.link).toBe('https://status.example.com/acme/incidents/n59');
-    expect(entries[49]?.link).toBe('https://status.example.com/acme/incidents/n10');
+    expect(entries[0]?.link).toBe('https://status.example.com/acme/incidents/n59/');
+    expect(entries[49]?.link).toBe('https://status.example.com/acme/incidents/n10/');
   });
 
   it('dates entries and the feed from the data: published is the start, updated the latest change', () => {
@@ -66,7 +66,7 @@ describe('feedData', () => {
     const onDomain = feedData(outputFor(hostileSnapshot(), { origin: 'https://status.acme.test', basePath: '' }));
     expect(onDomain.entries.map((entry) => entry.id)).toEqual(onSlug.entries.map((entry) => entry.id));
     expect(onDomain.id).toBe(onSlug.id);
-    expect(onDomain.entries[0]?.link).toBe('https://status.acme.test/incidents/i2');
+    expect(onDomain.entries[0]?.link).toBe('https://status.acme.test/incidents/i2/');
   });
 
   it('names affected services as the page does, and never a monitor the page does not show', () => {
@@ -86,7 +86,7 @@ describe('feedData', () => {
 
   it('leaves out an incident with no readable date at all', () => {
     const entries = feedData(outputFor(snapshot({ incidents: [incident('bad', { startedAt: 'never', updates: [] }), incident('ok')] }))).entries;
-    expect(entries.map((entry) => entry.link)).toEqual(['https://status.example.com/acme/incidents/ok']);
+    expect(entries.map((entry) => entry.link)).toEqual(['https://status.example.com/acme/incidents/ok/']);
   });
 
   it('has a date from the data even with no incidents', () => {
@@ -127,7 +127,7 @@ describe('atomFeed, read by a feed parser', () => {
     expect(feed.links).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ rel: 'self', href: 'https://status.example.com/acme/history.atom' }),
-        expect.objectContaining({ rel: 'alternate', href: 'https://status.example.com/acme' }),
+        expect.objectContaining({ rel: 'alternate', href: 'https://status.example.com/acme/' }),
       ]),
     );
     expect(feed.authors?.[0]?.name).toBe('Acme Cloud');
@@ -140,7 +140,7 @@ describe('atomFeed, read by a feed parser', () => {
     expect(entry?.content?.value).toBe(feedData(outputFor(hostileSnapshot())).entries[1]?.html.replace(/[\u0000\u0008]/g, ''));
     expect(entry?.published).toBe('2026-11-20T10:00:00.000Z');
     expect(entry?.updated).toBe('2026-11-20T12:30:00.000Z');
-    expect(entry?.links?.[0]).toMatchObject({ rel: 'alternate', href: 'https://status.example.com/acme/incidents/i1' });
+    expect(entry?.links?.[0]).toMatchObject({ rel: 'alternate', href: 'https://status.example.com/acme/incidents/i1/' });
   });
 });
 
@@ -149,7 +149,7 @@ describe('rssFeed, read by a feed parser', () => {
 
   it('has the channel elements RSS 2.0 asks for, dated from the data in RFC 822 GMT', () => {
     expect(feed.title).toBe('Acme Status status history');
-    expect(feed.link).toBe('https://status.example.com/acme');
+    expect(feed.link).toBe('https://status.example.com/acme/');
     expect(feed.lastBuildDate).toBe('Sat, 21 Nov 2026 09:00:00 GMT');
     expect(feed.atom?.links?.[0]).toMatchObject({ rel: 'self', href: 'https://status.example.com/acme/history.rss' });
   });
@@ -159,7 +159,7 @@ describe('rssFeed, read by a feed parser', () => {
     const atom = parseAtomFeed(atomFeed(outputFor(hostileSnapshot())));
     expect(item?.title).toBe(`${HOSTILE_TITLE} (Resolved)`);
     expect(item?.guid).toEqual({ value: atom.entries?.[1]?.id, isPermaLink: false });
-    expect(item?.link).toBe('https://status.example.com/acme/incidents/i1');
+    expect(item?.link).toBe('https://status.example.com/acme/incidents/i1/');
     expect(item?.pubDate).toBe('Fri, 20 Nov 2026 10:00:00 GMT');
     expect(item?.description).toContain(htmlText('It\'s <b>bad</b> & getting "worse" ]]>'));
   });

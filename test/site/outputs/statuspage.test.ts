@@ -35,7 +35,7 @@ describe('the page object', () => {
     expect(statusDocument(source()).page).toEqual({
       id: 'p1',
       name: 'Acme Status',
-      url: 'https://status.example.com/acme',
+      url: 'https://status.example.com/acme/',
       time_zone: 'Etc/UTC',
       updated_at: '2026-11-22T11:59:50.000Z',
     });
@@ -137,7 +137,7 @@ describe('incidents', () => {
       monitoring_at: at(-3),
       resolved_at: at(-1),
       impact: 'critical',
-      shortlink: 'https://status.example.com/acme/incidents/i9',
+      shortlink: 'https://status.example.com/acme/incidents/i9/',
       started_at: at(-5),
       page_id: 'p1',
       incident_updates: ['u5', 'u4', 'u3', 'u2', 'u1'].map((id) => expect.objectContaining({ id, incident_id: 'i9', affected_components: null })),
@@ -234,7 +234,7 @@ describe('scheduled maintenances', () => {
       monitoring_at: null,
       resolved_at: at(-29),
       impact: 'maintenance',
-      shortlink: 'https://status.example.com/acme',
+      shortlink: 'https://status.example.com/acme/',
       started_at: at(-30),
       page_id: 'p1',
       incident_updates: [

@@ -39,8 +39,8 @@ describe('integrateView', () => {
 
   it('writes the snippets with absolute URLs', () => {
     const view = integrateView(main);
-    expect(view.badge.markdown).toBe('[![Acme Status status](https://status.example.com/acme/badge.svg)](https://status.example.com/acme)');
-    expect(view.badge.html).toBe('<a href="https://status.example.com/acme"><img src="https://status.example.com/acme/badge.svg" alt="Acme Status status" height="20"></a>');
+    expect(view.badge.markdown).toBe('[![Acme Status status](https://status.example.com/acme/badge.svg)](https://status.example.com/acme/)');
+    expect(view.badge.html).toBe('<a href="https://status.example.com/acme/"><img src="https://status.example.com/acme/badge.svg" alt="Acme Status status" height="20"></a>');
     expect(element(view.widget.html, 'iframe').getAttribute('src')).toBe('https://status.example.com/acme/widget');
     expect(element(integrateView(domain).widget.html, 'iframe').getAttribute('src')).toBe('https://status.acme.test/widget');
     expect(element(integrateView(domain).badge.html, 'a').getAttribute('href')).toBe('https://status.acme.test/');
@@ -58,7 +58,7 @@ describe('integrateView', () => {
     expect(element(view.badge.html, 'img').getAttribute('alt')).toBe(`${name} status`);
     expect(element(view.widget.html, 'iframe').getAttribute('title')).toBe(`${name} status`);
     expect(view.widget.html).not.toContain('<script');
-    const alt = /^\[!\[(.*)\]\(https:\/\/status\.example\.com\/acme\/badge\.svg\)\]\(https:\/\/status\.example\.com\/acme\)$/.exec(view.badge.markdown)?.[1];
+    const alt = /^\[!\[(.*)\]\(https:\/\/status\.example\.com\/acme\/badge\.svg\)\]\(https:\/\/status\.example\.com\/acme\/\)$/.exec(view.badge.markdown)?.[1];
     expect(alt).toBeDefined();
     // No bracket, parenthesis or angle bracket is left unescaped to end the alt text or open a link or tag.
     expect(alt!.replace(/\\[!-/:-@[-`{-~]/g, '')).not.toMatch(/[[\]()<>&]/);

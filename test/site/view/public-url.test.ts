@@ -17,12 +17,12 @@ describe('absolute addresses of a page', () => {
 
   it('build the home, permalinks and outputs under the slug on the main host and at the root of a domain', () => {
     const main = publicUrls('https://status.example.com', '/acme');
-    expect(main.home).toBe('https://status.example.com/acme');
-    expect(main.incident('in c/1')).toBe('https://status.example.com/acme/incidents/in%20c%2F1');
+    expect(main.home).toBe('https://status.example.com/acme/');
+    expect(main.incident('in c/1')).toBe('https://status.example.com/acme/incidents/in%20c%2F1/');
     expect(main.at('history.atom')).toBe('https://status.example.com/acme/history.atom');
     const domain = publicUrls('https://status.acme.test', '');
     expect(domain.home).toBe('https://status.acme.test/');
-    expect(domain.incident('1')).toBe('https://status.acme.test/incidents/1');
+    expect(domain.incident('1')).toBe('https://status.acme.test/incidents/1/');
     expect(domain.at('api/v2/summary.json')).toBe('https://status.acme.test/api/v2/summary.json');
   });
 });

@@ -31,9 +31,18 @@ describe('routing', () => {
 });
 
 describe('incidentPageView', () => {
-  it('shows an incident of the page with its whole timeline', () => {
+  it('shows an incident of the page with its whole timeline, linking home and history as directory URLs', () => {
     const view = incidentPageView(snapshot(), page(), 'i1', options);
     expect(view?.incident.updates).toHaveLength(2);
+    expect(view?.incident.href).toBe('/acme/incidents/i1/');
+    expect(view?.historyHref).toBe('/acme/history/');
+    expect(view?.branding.homeHref).toBe('/acme/');
+  });
+
+  it('links from the root on a custom domain, and below a base path', () => {
+    expect(incidentPageView(snapshot(), page(), 'i1', { ...options, basePath: '' })?.historyHref).toBe('/history/');
+    expect(incidentPageView(snapshot(), page(), 'i1', { ...options, basePath: '' })?.branding.homeHref).toBe('/');
+    expect(incidentPageView(snapshot(), page(), 'i1', { ...options, basePath: '/status/acme' })?.incident.href).toBe('/status/acme/incidents/i1/');
   });
 
   it('is null for an unknown incident or one that does not concern the page', () => {
@@ -53,7 +62,7 @@ describe('historyView', () => {
     const view = historyView(snapshot({ incidents }), page(), null, options)!;
     expect(view.month).toEqual({ key: '2026-11', label: 'November 2026' });
     expect(view.incidents.map((item) => item.id)).toEqual(['nov']);
-    expect(view.older).toEqual({ key: '2026-09', label: 'September 2026', href: '/acme/history?month=2026-09' });
+    expect(view.older).toEqual({ key: '2026-09', label: 'September 2026', href: '/acme/history/2026-09/' });
     expect(view.newer).toBeNull();
   });
 
@@ -68,8 +77,12 @@ describe('historyView', () => {
 
 describe('indexView', () => {
   it('lists only public pages with their overall status', () => {
-    const view = indexView(snapshot(), { now, stale: false });
+    const view = indexView(snapshot(), { now, stale: false, sitePath: '' });
     expect(view.organizationName).toBe('Acme Cloud');
-    expect(view.pages).toEqual([{ name: 'Acme Status', href: '/acme', overall: expect.objectContaining({ level: 'partial_outage' }) }]);
+    expect(view.pages).toEqual([{ name: 'Acme Status', href: '/acme/', overall: expect.objectContaining({ level: 'partial_outage' }) }]);
+  });
+
+  it('links the pages below the site path of an export', () => {
+    expect(indexView(snapshot(), { now, stale: false, sitePath: '/status' }).pages[0]?.href).toBe('/status/acme/');
   });
 });

@@ -48,7 +48,7 @@ describe('statusPageView', () => {
   it('names affected services as the page labels them and hides the ones it does not show', () => {
     const [active] = statusPageView(snapshot(), page(), options).activeIncidents;
     expect(active!.affected).toEqual(['Database']);
-    expect(active!.href).toBe('/acme/incidents/i1');
+    expect(active!.href).toBe('/acme/incidents/i1/');
     expect(active!.updates.map((update) => update.message)).toEqual(['Found it', 'Looking']);
   });
 
@@ -82,6 +82,17 @@ describe('statusPageView', () => {
     const { branding } = statusPageView(snapshot(), page({ brandColor: 'red; background: url(x)', logoUrl: 'javascript:alert(1)' }), options);
     expect(branding.brandCss).toBeNull();
     expect(branding.logoUrl).toBeNull();
+  });
+
+  it('says the same an hour later with the same data: nothing is relative to the moment of rendering', () => {
+    const resolved = incident('i3', { status: 'resolved', resolvedAt: new Date(now.getTime() - 3_600_000).toISOString() });
+    const data = snapshot({ incidents: [incident('i1'), resolved] });
+    const later = { ...options, now: new Date(now.getTime() + 3_600_000) };
+    const { monitors: _first, ...first } = statusPageView(data, page(), options);
+    const { monitors: _second, ...second } = statusPageView(data, page(), later);
+    expect(second).toEqual(first);
+    expect(first.activeIncidents[0]?.duration).toBeNull();
+    expect(first.recentIncidents[0]?.duration).toMatch(/\d/);
   });
 
   it('marks the view stale with the time of the data shown', () => {

@@ -13,9 +13,9 @@ describe('widgetView', () => {
     const view = widgetView(context);
     expect(view.overall).toEqual(overallView(context));
     expect(view.title).toBe('Acme Status: Partial outage');
-    expect(view.incidents).toEqual([{ id: 'i1', title: 'Incident i1', href: '/acme/incidents/i1' }]);
+    expect(view.incidents).toEqual([{ id: 'i1', title: 'Incident i1', href: '/acme/incidents/i1/' }]);
     expect(view.moreIncidents).toBe(0);
-    expect(view.homeHref).toBe('/acme');
+    expect(view.homeHref).toBe('/acme/');
     expect(view.stale).toBeNull();
   });
 
@@ -33,7 +33,7 @@ describe('widgetView', () => {
   it('links to the root of a custom domain, and says when the data is stale', () => {
     const view = widgetView(pageContext(snapshot(), page(), { basePath: '', now, stale: true }));
     expect(view.homeHref).toBe('/');
-    expect(view.incidents[0]?.href).toBe('/incidents/i1');
+    expect(view.incidents[0]?.href).toBe('/incidents/i1/');
     expect(view.stale?.asOf.iso).toBe(new Date(now.getTime() - 10_000).toISOString());
   });
 });
