@@ -56,7 +56,6 @@ export async function crawlTree(
   warn: (message: string) => void,
 ): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
-  const missingOutputs: string[] = [];
   const seen = new Set<string>();
   const queue: Job[] = [];
   const enqueue = (job: Job): void => {
@@ -110,12 +109,8 @@ export async function crawlTree(
       enqueue({ path: target.path, kind: 'page', from: job.path });
       return;
     }
-    if (response.status === 404 && job.kind === 'output') {
-      // TODO(lead, after merging issue 9): every PAGE_OUTPUTS path has a route then; make a 404
-      // here an error and drop the matching tolerance in test/e2e/static-export.spec.ts.
-      missingOutputs.push(job.path);
-      return;
-    }
+    // Every output a page publishes has a route (PAGE_OUTPUTS): a 404 there is a broken site.
+    if (response.status === 404 && job.kind === 'output') throw new Error(`${label(job)} answered 404, but every page publishes it`);
     if (response.status === 404) {
       warn(`${label(job)} answered 404: a dead link, left out`);
       return;
@@ -150,9 +145,5 @@ export async function crawlTree(
     };
     pump();
   });
-  if (missingOutputs.length > 0) {
-    const listed = missingOutputs.sort().slice(0, 3).map((output) => `${tree.basePath}${output}`).join(', ');
-    warn(`${tree.host}: ${missingOutputs.length} machine-readable outputs answered 404 (not present yet) and are left out: ${listed}${missingOutputs.length > 3 ? ', …' : ''}`);
-  }
   return files;
 }

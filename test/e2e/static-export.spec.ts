@@ -4,7 +4,7 @@
  * the custom domain, and below a sub-path (--base-path /status).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
@@ -226,11 +226,10 @@ test('nginx sends the types and headers a page needs', async () => {
   expect(css.headers['cache-control']).toContain('immutable');
 });
 
-test('the export warns of nothing but machine-readable outputs the site does not have yet', async () => {
+test('the export warns of nothing (but the missing SITE_PUBLIC_URL)', async () => {
   for (const run of runs) {
     const warnings = run.stderr.filter((line) => line.startsWith('porchlight export: warning:') && !line.includes('SITE_PUBLIC_URL is not set'));
-    // TODO(lead, after merging issue 9): every output exists then; expect no warning at all.
-    expect(warnings.filter((line) => !/machine-readable outputs answered 404 \(not present yet\)/.test(line))).toEqual([]);
+    expect(warnings).toEqual([]);
   }
 });
 
@@ -241,9 +240,8 @@ test('every machine-readable output of a page is exported wherever the server ha
     const host = tree.name === 'custom domain' ? DOMAIN : undefined;
     for (const output of outputs) {
       const exported = tree.pages.includes(`${root}${output}/index.html`) || (await readFile(path.join(tree.dir, root, output)).then(() => true, () => false));
-      if (exported) continue;
-      // TODO(lead, after merging issue 9): drop this tolerance; every output must then be in the export.
-      expect((await fromServer(`/${root}${output}`, host)).status, `${tree.name} ${output}`).toBe(404);
+      expect(exported, `${tree.name} ${output}`).toBe(true);
+      expect((await fromServer(`/${root}${output}`, host)).status, `${tree.name} ${output} on the server`).toBe(200);
     }
   }
 });
@@ -259,11 +257,7 @@ test('nginx lets other sites frame the widget, and nothing else', async () => {
     [path.join(dist, 'domains', DOMAIN), `http://${DOMAIN}:${nginx.port}`, '/widget'],
     [path.join(subPathDist, 'acme'), `http://${WWW}:${nginx.port}`, '/status/acme/widget'],
   ] as const) {
-    // Until the widget route exists (issue 9), a stand-in file where the export will put it.
-    await mkdir(path.join(folder, 'widget'), { recursive: true });
-    await writeFile(path.join(folder, 'widget', 'index.html'), '<!doctype html><title>widget</title>', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error;
-    });
+    expect((await readFile(path.join(folder, 'widget', 'index.html'), 'utf8')).length).toBeGreaterThan(0);
     for (const url of [`${origin}${address}`, `${origin}${address}/`]) {
       const widget = await visit(url);
       expect(widget.status, url).toBe(200);

@@ -70,18 +70,17 @@ describe('crawlTree', () => {
     expect(text(files)['acme/index.html']).toBe('page');
   });
 
-  it('fetches each output by name, and tolerates (with one warning per tree) the outputs that answer 404', async () => {
+  it('fetches each output by name, and gives up on the tree when one that every page publishes answers 404', async () => {
     const { client } = fakeSite({
       '/404.html': notFound,
       '/acme/': html('page'),
       '/acme/history.atom': { status: 200, text: '<feed/>', headers: { 'content-type': 'application/atom+xml' } },
       '/acme/widget': html('widget'),
     });
-    const warnings: string[] = [];
-    const files = await crawlTree(client, { host: 'localhost', basePath: '' }, { pages: ['/acme/'], outputs: ['/acme/history.atom', '/acme/widget', '/acme/badge.svg', '/acme/history.rss'] }, (message) => warnings.push(message));
+    const files = await crawlTree(client, { host: 'localhost', basePath: '' }, { pages: ['/acme/'], outputs: ['/acme/history.atom', '/acme/widget'] }, () => undefined);
     expect(text(files)).toMatchObject({ 'acme/history.atom': '<feed/>', 'acme/widget/index.html': 'widget' });
-    expect(files.has('acme/badge.svg')).toBe(false);
-    expect(warnings).toEqual(['localhost: 2 machine-readable outputs answered 404 (not present yet) and are left out: /acme/badge.svg, /acme/history.rss']);
+    const missing = crawlTree(client, { host: 'localhost', basePath: '' }, { pages: ['/acme/'], outputs: ['/acme/history.atom', '/acme/badge.svg'] }, () => undefined);
+    await expect(missing).rejects.toThrow(/badge\.svg.*answered 404/);
   });
 
   it('reports a dead link and leaves it out', async () => {
