@@ -54,7 +54,7 @@ test.describe('the widget', () => {
       const home = widget.getByRole('link', { name: 'Full status page' });
       await expect(home).toHaveAttribute('target', '_top');
       await home.click();
-      await expect(page).toHaveURL(`${porchlight.siteUrl}/acme`);
+      await expect(page).toHaveURL(`${porchlight.siteUrl}/acme/`);
       await expect(page.locator('.pl-banner__label')).toHaveText(words);
     } finally {
       await site.close();
@@ -288,8 +288,8 @@ test.describe('the Subscribe / Integrate section without JavaScript', () => {
     await section.getByText('Badge and widget for your own site').click();
     await expect(snippets).toHaveCount(3);
     const site = porchlight.siteUrl;
-    await expect(snippets.nth(0)).toHaveText(`[![Acme Cloud Status status](${site}/acme/badge.svg)](${site}/acme)`);
-    await expect(snippets.nth(1)).toHaveText(`<a href="${site}/acme"><img src="${site}/acme/badge.svg" alt="Acme Cloud Status status" height="20"></a>`);
+    await expect(snippets.nth(0)).toHaveText(`[![Acme Cloud Status status](${site}/acme/badge.svg)](${site}/acme/)`);
+    await expect(snippets.nth(1)).toHaveText(`<a href="${site}/acme/"><img src="${site}/acme/badge.svg" alt="Acme Cloud Status status" height="20"></a>`);
     await expect(snippets.nth(2)).toHaveText(new RegExp(`^<iframe src="${site.replaceAll('.', '\\.')}/acme/widget" title="Acme Cloud Status status"`));
     const preview = section.getByRole('img', { name: /^status: / });
     await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(40);

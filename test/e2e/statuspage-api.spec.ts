@@ -84,7 +84,7 @@ test.describe('Statuspage JSON read by a Statuspage client', () => {
       const started = all.incidents.map((incident) => Date.parse((incident as Incident & { started_at: string }).started_at));
       expect(started).toEqual([...started].sort((a, b) => b - a));
       for (const incident of all.incidents) {
-        expect(incident.shortlink).toBe(`${porchlight.siteUrl}/acme/incidents/${incident.id}`);
+        expect(incident.shortlink).toBe(`${porchlight.siteUrl}/acme/incidents/${incident.id}/`);
         const times = incident.incident_updates.map((update) => Date.parse(update.created_at));
         expect(times).toEqual([...times].sort((a, b) => b - a));
       }
@@ -93,7 +93,7 @@ test.describe('Statuspage JSON read by a Statuspage client', () => {
       const unresolved = await statuspage.api.incidents.getUnresolved();
       expect(unresolved.incidents.map((incident) => incident.id).sort()).toEqual(active);
       const summary: Summary = await statuspage.api.getSummary();
-      expect(summary.page).toMatchObject({ name: 'Acme Cloud Status', url: `${porchlight.siteUrl}/acme`, time_zone: 'Etc/UTC' });
+      expect(summary.page).toMatchObject({ name: 'Acme Cloud Status', url: `${porchlight.siteUrl}/acme/`, time_zone: 'Etc/UTC' });
       expect(summary.incidents.map((incident) => incident.id).sort()).toEqual(active);
       expect(summary.components.map((component) => component.id)).toEqual(links.map((link) => link.monitorId));
     }).toPass({ timeout: 10_000 });
@@ -111,7 +111,7 @@ test.describe('Statuspage JSON read by a Statuspage client', () => {
       const summary: Summary = await statuspage.api.getSummary();
       expect(summary.page.url).toBe(`http://${DOMAIN}:${port}/`);
       expect(summary.incidents.length).toBeGreaterThan(0);
-      for (const incident of summary.incidents) expect(incident.shortlink).toBe(`http://${DOMAIN}:${port}/incidents/${incident.id}`);
+      for (const incident of summary.incidents) expect(incident.shortlink).toBe(`http://${DOMAIN}:${port}/incidents/${incident.id}/`);
       const slugged: Summary = await client(`${porchlight.siteUrl}/acme`).api.getSummary();
       expect(summary.components.map((component) => component.id)).toEqual(slugged.components.map((component) => component.id));
       expect((await statuspage.api.getStatus()).page.id).toBe(summary.page.id);
@@ -134,7 +134,7 @@ test.describe('Statuspage JSON over HTTP', () => {
       expect(response.headers()['content-type']).toBe(JSON_TYPE);
       expect(response.headers()['access-control-allow-origin']).toBe('*');
       expect(response.headers()['cache-control']).toBe(html.headers()['cache-control']);
-      expect((JSON.parse(await response.text()) as { page: { url: string } }).page.url).toBe(`${porchlight.siteUrl}/acme`);
+      expect((JSON.parse(await response.text()) as { page: { url: string } }).page.url).toBe(`${porchlight.siteUrl}/acme/`);
       const head = await request.head(`${porchlight.siteUrl}/acme/${path}`);
       expect(head.status()).toBe(200);
       expect(head.headers()['content-type']).toBe(JSON_TYPE);

@@ -23,6 +23,7 @@ import {
 } from '../lib/statuspage.ts';
 import { parseInstant } from '../lib/time.ts';
 import type { OutputSource } from '../view/output-route.ts';
+import { latestInstant } from './latest-instant.ts';
 import { PAGE_OUTPUTS, type PageOutput } from '../view/page-outputs.ts';
 import { overallView } from '../view/status-page-view.ts';
 
@@ -110,9 +111,26 @@ function firstInstant(...values: unknown[]): string | null {
   return null;
 }
 
+/**
+ * When anything on the page last changed, as Statuspage means `page.updated_at`: the latest
+ * `updated_at` of the page, its components, its latest incidents and its windows (the fetch time
+ * when none is readable). Taken from the data, never the clock, so unchanged data gives the same
+ * bytes (a static export rewrites nothing), and it stops moving while the API is unreachable.
+ */
+function pageUpdatedAt(source: OutputSource): string {
+  const all = components(source);
+  const instants = [
+    source.context.page.updatedAt,
+    ...all.map((component) => component.updated_at),
+    ...incidents(source, latestIncidents(source.context.incidents)).map((incident) => incident.updated_at),
+    ...maintenances(source, null, 'newest').map((window) => window.updated_at),
+  ];
+  return new Date(latestInstant(instants) ?? source.fetchedAt.getTime()).toISOString();
+}
+
 function pageObject(source: OutputSource): StatuspagePage {
   const { page } = source.context;
-  return { id: page.id, name: page.name, url: source.urls.home, time_zone: 'Etc/UTC', updated_at: new Date(source.fetchedAt).toISOString() };
+  return { id: page.id, name: page.name, url: source.urls.home, time_zone: 'Etc/UTC', updated_at: pageUpdatedAt(source) };
 }
 
 function statusObject(source: OutputSource): StatuspageStatus {

@@ -31,15 +31,25 @@ function source(data: Snapshot = snapshot(), options: { domain?: boolean; pageIn
 const ids = (list: readonly { id: string }[]) => list.map((entry) => entry.id);
 
 describe('the page object', () => {
-  it('names the page, its absolute home and the age of the data', () => {
+  it('names the page, its absolute home, and when anything on it last changed (from the data, not the clock)', () => {
     expect(statusDocument(source()).page).toEqual({
       id: 'p1',
       name: 'Acme Status',
       url: 'https://status.example.com/acme/',
       time_zone: 'Etc/UTC',
-      updated_at: '2026-11-22T11:59:50.000Z',
+      // The latest update of the fixture's incidents, components and windows.
+      updated_at: '2026-11-22T11:00:00.000Z',
     });
     expect(statusDocument(source(snapshot(), { domain: true })).page.url).toBe('https://status.acme.test/');
+  });
+
+  it('moves updated_at with a newer incident update, and falls back to the fetch time when no date is readable', () => {
+    const base = snapshot();
+    const first = base.incidents[0]!;
+    const later = { ...base, incidents: [{ ...first, updates: [...first.updates, { id: 'u-new', status: 'identified', message: 'x', createdAt: '2026-11-22T11:30:00Z' }] }, ...base.incidents.slice(1)] };
+    expect(statusDocument(source(later)).page.updated_at).toBe('2026-11-22T11:30:00.000Z');
+    const undated = snapshot({ incidents: [], maintenance: [], monitors: base.monitors.map((monitor) => ({ ...monitor, updatedAt: undefined, createdAt: undefined })), pages: base.pages.map((page) => ({ ...page, updatedAt: undefined, createdAt: undefined })) });
+    expect(statusDocument(source(undated)).page.updated_at).toBe(undated.fetchedAt.toISOString());
   });
 });
 
