@@ -52,7 +52,8 @@ export async function startPorchlight(apiUrl: string, apiKey: string, freshSecon
     // As `npm start` runs it (package.json): a smaller young generation keeps RSS down under load.
     ['--max-semi-space-size=4', 'src/server/main.ts'],
     { PORT: '0', STATUS_API_URL: apiUrl, STATUS_API_KEY: apiKey, CACHE_DIR: ':memory:', CACHE_FRESH_SECONDS: String(freshSeconds) },
-    /Porchlight listening on (\S+)/,
+    // The start-up summary is a JSON log line with the site's address.
+    /"siteUrl":"([^"]+)"/,
   );
   return { ...site, url: site.match[1]! };
 }

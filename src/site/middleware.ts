@@ -10,8 +10,8 @@ import { enhanceScript } from './scripts/enhance.ts';
 import { contentSecurityPolicy, securityHeaders } from './security/csp.ts';
 import { findPageByHost } from './view/routing.ts';
 
-/** Paths answered without status data. */
-const WITHOUT_DATA = new Set(['/healthz']);
+/** Paths answered without status data (readiness asks for it itself, without waiting). */
+const WITHOUT_DATA = new Set(['/healthz', '/readyz']);
 
 export const onRequest = defineMiddleware(async (context, next) => {
   context.locals.data = null;

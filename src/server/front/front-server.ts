@@ -15,6 +15,7 @@ import { forwardableHeaders } from './hop-by-hop.ts';
 import { COMPRESSIBLE, encode, isStorable, pageSize, renderedPage, replayableHeaders, type RenderedPage } from './rendered-page.ts';
 import { DATA_VERSION_CHANNEL } from '../../site/data/data-version.ts';
 import { cacheTarget, checkHost, type CacheTarget, type CheckedHost } from './request-key.ts';
+import type { PushReceiver } from '../push/push-receiver.ts';
 
 export interface FrontOptions {
   /** Origin of the internal Astro server, e.g. http://127.0.0.1:40123 */
@@ -27,10 +28,27 @@ export interface FrontOptions {
   maxBytes: number;
   now?: () => number;
   log?: (line: string) => void;
+  /** The push route, answered before anything is rendered. */
+  push?: PushReceiver;
+  /** Told of each render of the site (cached or passed through), for metrics. */
+  onRender?: (seconds: number, status: number | 'error') => void;
+}
+
+/** How requests were answered: plain numbers, so counting costs nothing on the hot path. */
+export interface FrontCounts {
+  /** From stored bytes that were fresh and current. */
+  hit: number;
+  /** From stored bytes past their freshness or data version, while one re-render runs. */
+  stale: number;
+  /** Rendered for this request (or waited for a render in progress). */
+  miss: number;
+  /** Not cacheable: passed through to the site. */
+  pass: number;
 }
 
 export interface FrontHandler {
   handle(request: IncomingMessage, response: ServerResponse): void;
+  readonly counts: FrontCounts;
   close(): Promise<void>;
 }
 
@@ -83,10 +101,24 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   const log = options.log ?? ((line: string) => console.error(line));
   const pool = new Pool(options.upstream, { connections: 16, headersTimeout: 30_000, bodyTimeout: 30_000 });
   const dataVersion = followDataVersion();
+  const counts: FrontCounts = { hit: 0, stale: 0, miss: 0, pass: 0 };
+  const onRender = options.onRender;
   /** Stored bytes from older data than the site now has are replaced at once, not at their TTL. */
   const isCurrent = (page: RenderedPage): boolean => page.dataVersion === null || dataVersion.current() === null || page.dataVersion === dataVersion.current();
 
   async function render(context: RenderContext, stale: RenderedPage | undefined): Promise<RenderedPage | undefined> {
+    const started = performance.now();
+    try {
+      const page = await renderOnce(context, stale);
+      onRender?.((performance.now() - started) / 1000, page?.status ?? context.uncached?.status ?? 'error');
+      return page;
+    } catch (error) {
+      onRender?.((performance.now() - started) / 1000, 'error');
+      throw error;
+    }
+  }
+
+  async function renderOnce(context: RenderContext, stale: RenderedPage | undefined): Promise<RenderedPage | undefined> {
     const upstream = await pool.request({
       method: 'GET',
       path: context.path,
@@ -159,13 +191,21 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
 
   /** Anything the cache does not answer goes to the site as it came, compressed on the way back. */
   async function passThrough(request: IncomingMessage, response: ServerResponse, host: string): Promise<void> {
+    counts.pass += 1;
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-    const upstream = await pool.request({
-      method: (request.method ?? 'GET') as 'GET',
-      path: request.url ?? '/',
-      headers: { ...forwardableHeaders(request.headers), host, 'accept-encoding': 'identity' },
-      body: hasBody ? request : null,
-    });
+    const started = performance.now();
+    const upstream = await pool
+      .request({
+        method: (request.method ?? 'GET') as 'GET',
+        path: request.url ?? '/',
+        headers: { ...forwardableHeaders(request.headers), host, 'accept-encoding': 'identity' },
+        body: hasBody ? request : null,
+      })
+      .catch((error: unknown) => {
+        onRender?.((performance.now() - started) / 1000, 'error');
+        throw error;
+      });
+    onRender?.((performance.now() - started) / 1000, upstream.statusCode);
     const headers = replayableHeaders(upstream.headers);
     const coding = codingFor(request, headers['content-type']);
     if (coding !== 'identity') {
@@ -180,7 +220,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   }
 
   function fail(response: ServerResponse, error: unknown): void {
-    log(`porchlight: front server error (${error instanceof Error ? error.message : String(error)})`);
+    log(`front server error (${error instanceof Error ? error.message : String(error)})`);
     if (response.headersSent) {
       response.destroy();
       return;
@@ -198,13 +238,22 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   ): Promise<void> {
     if (target === null) return passThrough(request, response, host.host);
     const context: RenderContext = { key: target.key, path: target.path, host: host.host };
+    const status: LRUCache.Status<string, RenderedPage, RenderContext> = {};
     // An outdated page is served once more while its re-render runs (forceRefresh + allowStale).
-    const page = await cache.fetch(target.key, { context, forceRefresh: outdated }).catch((error: unknown) => {
-      log(`porchlight: rendering ${target.path} failed (${error instanceof Error ? error.message : String(error)})`);
+    const page = await cache.fetch(target.key, { context, forceRefresh: outdated, status }).catch((error: unknown) => {
+      log(`rendering ${target.path} failed (${error instanceof Error ? error.message : String(error)})`);
       return undefined;
     });
-    if (page) return sendPage(request, response, page);
-    if (context.uncached) return sendUncached(request, response, context.uncached);
+    if (page) {
+      if (status.returnedStale) counts.stale += 1;
+      else if (status.fetch === 'hit') counts.hit += 1;
+      else counts.miss += 1;
+      return sendPage(request, response, page);
+    }
+    if (context.uncached) {
+      counts.miss += 1;
+      return sendUncached(request, response, context.uncached);
+    }
     return passThrough(request, response, host.host);
   }
 
@@ -212,14 +261,19 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   function handle(request: IncomingMessage, response: ServerResponse): void {
     const host = checkHost(request.headers.host);
     if (host === null) return plain(response, 400, 'Bad Request: the Host header must be a host name with an optional port.\n');
+    if (options.push?.matches(request.url ?? '/')) return options.push.handle(request, response);
     const target = options.freshMs > 0 ? cacheTarget(request, host) : null;
     const fresh = target === null ? undefined : cache.get(target.key, { allowStale: false });
-    if (fresh && isCurrent(fresh)) return sendPage(request, response, fresh);
+    if (fresh && isCurrent(fresh)) {
+      counts.hit += 1;
+      return sendPage(request, response, fresh);
+    }
     handleSlowly(request, response, host, target, fresh !== undefined).catch((error: unknown) => fail(response, error));
   }
 
   return {
     handle,
+    counts,
     close: async () => {
       dataVersion.close();
       await pool.close();

@@ -20,7 +20,7 @@ function scriptedLoad(clock: { now: number }) {
 }
 
 function cacheWith(clock: { now: number }, load: () => Promise<Snapshot>) {
-  return new SnapshotCache({ load, freshMs: 30_000, maxStaleMs: 600_000, failureBackoffMs: 2_000, now: () => clock.now, log: () => undefined });
+  return new SnapshotCache({ load, freshMs: 30_000, maxStaleMs: 600_000, failureBackoffMs: 2_000, now: () => clock.now });
 }
 
 describe('SnapshotCache', () => {
