@@ -69,8 +69,6 @@ export class SnapshotCache {
   /** Settles once the snapshot of an earlier run is read; null when there is none (or no longer needed). */
   readonly #restoring: Promise<Snapshot | null>;
   #restored: Snapshot | null = null;
-  /** The load in progress, if any; never rejects. */
-  #running: Promise<void> | null = null;
 
   constructor(options: SnapshotCacheOptions) {
     this.#options = { now: Date.now, ...options };
@@ -101,17 +99,8 @@ export class SnapshotCache {
       }
       throw new SnapshotUnavailableError('status data is not available yet', this.#retryAfterSeconds(now));
     }
-    const loading = this.#options.load(trigger);
-    const running = loading.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#running = running;
-    void running.then(() => {
-      if (this.#running === running) this.#running = null;
-    });
     try {
-      const snapshot = await loading;
+      const snapshot = await this.#options.load(trigger);
       this.#consecutiveFailures = 0;
       this.#lastFailure = null;
       this.#lastGood = snapshot;
@@ -158,15 +147,19 @@ export class SnapshotCache {
   /** The snapshot to render, refreshing as described above. */
   async get(): Promise<CachedSnapshot> {
     let snapshot: Snapshot | undefined;
+    let failure: unknown = null;
     try {
+      // A failed cold load resolves to undefined (allowStaleOnFetchRejection) or throws (a hold).
       snapshot = await this.#cache.fetch(KEY, { context: 'ttl' });
     } catch (error) {
+      failure = error;
+    }
+    if (!snapshot) {
       const restored = await this.#fallBackToRestored();
       if (restored) return { snapshot: restored, stale: true };
-      if (error instanceof SnapshotUnavailableError) throw error;
+      if (failure instanceof SnapshotUnavailableError) throw failure;
       throw new SnapshotUnavailableError('status data is not available yet', this.#retryAfterSeconds(this.#options.now()));
     }
-    if (!snapshot) throw new SnapshotUnavailableError('status data is not available yet', this.#retryAfterSeconds(this.#options.now()));
     const now = this.#options.now();
     if (now - snapshot.fetchedAt.getTime() > this.#options.maxStaleMs) {
       throw new SnapshotUnavailableError('status data is too old to show', this.#retryAfterSeconds(now));
@@ -179,8 +172,12 @@ export class SnapshotCache {
    * API before the pushed change), and still respects a failure backoff or a 429's hold.
    */
   async refresh(): Promise<void> {
-    while (this.#running) await this.#running;
-    await this.#cache.fetch(KEY, { forceRefresh: true, allowStale: false, context: 'push' }).catch(() => undefined);
+    for (;;) {
+      const status: LRUCache.Status<string, Snapshot, RefreshTrigger> = {};
+      await this.#cache.fetch(KEY, { forceRefresh: true, allowStale: false, context: 'push', status }).catch(() => undefined);
+      // Joined a refresh already running: it is settled and stored now, so start our own.
+      if (status.fetch !== 'inflight') return;
+    }
   }
 
   /** Whether pages can be shown now: data loaded in this run, or restored, young enough. */
