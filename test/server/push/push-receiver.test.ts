@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { createPushReceiver, PUSH_PATH, type PushReceiver } from '../../../src/server/push/push-receiver.ts';
@@ -72,9 +73,11 @@ describe('the push route', () => {
     await announced.body.dump();
     const streamed = await request(`${base}${PUSH_PATH}${TOKEN}`, {
       method: 'POST',
-      body: (async function* () {
-        for (let index = 0; index < 8; index += 1) yield Buffer.alloc(512, 0x78);
-      })(),
+      body: Readable.from(
+        (function* () {
+          for (let index = 0; index < 8; index += 1) yield Buffer.alloc(512, 0x78);
+        })(),
+      ),
     }).catch(() => null);
     if (streamed) {
       expect(streamed.statusCode).toBe(413);
