@@ -173,7 +173,7 @@ export class SnapshotCache {
    */
   async refresh(): Promise<void> {
     for (;;) {
-      const status: LRUCache.Status<string, Snapshot, RefreshTrigger> = {};
+      const status: LRUCache.Status<string, Snapshot, 'push'> = {};
       await this.#cache.fetch(KEY, { forceRefresh: true, allowStale: false, context: 'push', status }).catch(() => undefined);
       // Joined a refresh already running: it is settled and stored now, so start our own.
       if (status.fetch !== 'inflight') return;
