@@ -10,6 +10,7 @@ import path from 'node:path';
 import { loadGenerator, median, runLoad, type LoadResult } from './lib/load.ts';
 import { residentMiB, root, startApi, startNginx, startPorchlight } from './lib/processes.ts';
 import { renderReport, type BenchReport } from './lib/report.ts';
+import { runPushLatency } from './push.ts';
 
 const RUNS = 3;
 const RUN_SECONDS = 5;
@@ -124,6 +125,8 @@ async function main(): Promise<void> {
     await site.stop();
     await api.stop();
   }
+  // Its own processes, after the load runs are over: nothing else competes for the cores.
+  console.log(await runPushLatency(FRESH_SECONDS));
 }
 
 await main();
