@@ -68,8 +68,9 @@ export function keepPushChannel(options: { apiUrl: string; apiKey: string; name:
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await running;
-      await client.close();
+      // A set-up still waiting on an unreachable API must not hold the shutdown up.
+      await Promise.race([running, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+      void client.close().catch(() => undefined);
     },
   };
 }
