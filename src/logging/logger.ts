@@ -33,7 +33,7 @@ function rootLogger(env: NodeJS.ProcessEnv): Logger {
   };
   // Synchronous writes: a line written just before process.exit() is not lost.
   if (process.stdout.isTTY) {
-    return pino(options, pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l' }));
+    return pino(options, pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', singleLine: true, messageFormat: '{component}: {msg}', ignore: 'component' }));
   }
   return pino(options, pino.destination({ dest: 1, sync: true }));
 }
