@@ -9,6 +9,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { test, expect } from './fixtures.ts';
 import { startApiProcess, type ApiProcess } from './support/api-process.ts';
+import { apiFor } from './support/api.ts';
 import { startApiProxy } from './support/api-proxy.ts';
 import { logFields, startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
 
@@ -126,4 +127,31 @@ test('SIGTERM stops the embedded API cleanly: the store is closed and the proces
   expect(await site.stop()).toBe(0);
   // SQLite removes the write-ahead log when the last connection closes cleanly.
   expect(existsSync(`${databasePath}-wal`)).toBe(false);
+});
+
+test('restarts keep one push channel, pointed at the new address with the same token', async () => {
+  const env = { DATABASE_PATH: path.join(directory, 'porchlight.db'), CACHE_DIR: path.join(directory, 'cache') };
+  const pushChannels = async (site: PorchlightProcess) => {
+    await expect.poll(() => site.output.some((line) => logFields(line)?.event === 'push-channel')).toBe(true);
+    const api = apiFor(site);
+    try {
+      const found: string[] = [];
+      for await (const channel of api.notifications.listAll()) if (channel.name === 'Porchlight live updates') found.push(channel.webhookUrl ?? '');
+      return found;
+    } finally {
+      await api.close();
+    }
+  };
+  const first = await startPorchlightProcess(env);
+  sites.push(first);
+  const before = await pushChannels(first);
+  expect(await first.stop()).toBe(0);
+  const second = await startPorchlightProcess(env);
+  sites.push(second);
+  const after = await pushChannels(second);
+  expect(before).toHaveLength(1);
+  expect(after).toHaveLength(1);
+  const token = (url: string) => url.split('/_porchlight/push/')[1];
+  expect(token(after[0]!)).toBe(token(before[0]!));
+  expect(after[0]).toContain(new URL(second.siteUrl).port);
 });
