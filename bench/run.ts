@@ -14,6 +14,7 @@ import { loadGenerator, median, runLoad, type LoadResult } from './lib/load.ts';
 import { residentMiB, root, startApi, startNginx, startPorchlight, startRawNode } from './lib/processes.ts';
 import { startChurn } from './lib/churn.ts';
 import { renderReport, type BenchReport } from './lib/report.ts';
+import { runPushLatency } from './push.ts';
 
 const RUNS = 3;
 const RUN_SECONDS = 5;
@@ -179,6 +180,8 @@ async function main(): Promise<void> {
     await site.stop();
     await api.stop();
   }
+  // Its own processes, after the load runs are over: nothing else competes for the cores.
+  console.log(await runPushLatency(FRESH_SECONDS));
 }
 
 await main();

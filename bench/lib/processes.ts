@@ -39,7 +39,7 @@ function run(command: string, args: string[], env: Record<string, string>, ready
   });
 }
 
-export async function startApi(databasePath: string): Promise<Running & { url: string; key: string }> {
+export async function startApi(databasePath: string, env: Record<string, string> = {}): Promise<Running & { url: string; key: string }> {
   const api = await run(node, ['src/service/main.ts'], {
     PORT: '0',
     HOST: '127.0.0.1',
@@ -49,19 +49,21 @@ export async function startApi(databasePath: string): Promise<Running & { url: s
     // Two sites refresh from it, one every second in the churn run: rate limits are not under test.
     RATE_LIMIT_FREE: '1000000',
     RATE_LIMIT_PRO: '1000000',
+    ...env,
   }, /API key \(demo only\): (\S+)/);
   const url = api.lines.map((line) => /listening on (\S+)/.exec(line)?.[1]).find(Boolean);
   if (!url) throw new Error('the API did not say where it listens');
   return { ...api, url, key: api.match[1]! };
 }
 
-export async function startPorchlight(apiUrl: string, apiKey: string, freshSeconds: number): Promise<Running & { url: string }> {
+export async function startPorchlight(apiUrl: string, apiKey: string, freshSeconds: number, env: Record<string, string> = {}): Promise<Running & { url: string }> {
   const site = await run(
     node,
     // As `npm start` runs it (package.json): a smaller young generation keeps RSS down under load.
     ['--max-semi-space-size=4', 'src/server/main.ts'],
-    { PORT: '0', STATUS_API_URL: apiUrl, STATUS_API_KEY: apiKey, CACHE_DIR: ':memory:', CACHE_FRESH_SECONDS: String(freshSeconds) },
-    /Porchlight listening on (\S+)/,
+    { PORT: '0', STATUS_API_URL: apiUrl, STATUS_API_KEY: apiKey, CACHE_DIR: ':memory:', CACHE_FRESH_SECONDS: String(freshSeconds), ...env },
+    // The start-up summary is a JSON log line with the site's address.
+    /"siteUrl":"([^"]+)"/,
   );
   return { ...site, url: site.match[1]! };
 }

@@ -1,5 +1,6 @@
 /** The benchmark's figures as Markdown, written between markers in docs/benchmarks.md. */
 import type { LoadResult } from './load.ts';
+import { percentile, type PushLatencyResult } from './push-latency.ts';
 
 export interface BenchReport {
   date: string;
@@ -28,6 +29,8 @@ export interface BenchReport {
 
 const START = '<!-- results:start -->';
 const END = '<!-- results:end -->';
+const PUSH_START = '<!-- push:start -->';
+const PUSH_END = '<!-- push:end -->';
 
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
@@ -108,6 +111,8 @@ What it does, in order:
 7. Outage: 25 s at 100 connections; the API process is killed after 5 s, so the data goes stale
    and every refresh fails for the last 10 s or more.
 8. Resident memory of the Porchlight process after all of that, and the page's weight.
+9. Push latency: 20 trials of an incident created, then updated, through the API until the page
+   shows it, with push and without (see \`bench/lib/push-latency.ts\`).
 
 Numbers on a shared 2-core machine are noisy: compare ratios from one run, not absolute figures
 across runs.
@@ -118,9 +123,37 @@ ${START}
 ${END}
 `;
 
+function replaceSection(document: string, start: string, end: string, section: string): string {
+  return `${document.slice(0, document.indexOf(start))}${section}${document.slice(document.indexOf(end) + end.length)}`;
+}
+
 export function renderReport(report: BenchReport, existing: string): string {
   const document = existing.includes(START) && existing.includes(END) ? existing : TEMPLATE.replace('${RUNS}', String(report.runs));
-  const before = document.slice(0, document.indexOf(START));
-  const after = document.slice(document.indexOf(END) + END.length);
-  return `${before}${resultsSection(report)}${after}`;
+  return replaceSection(document, START, END, resultsSection(report));
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+export function pushSection(result: PushLatencyResult, measuredAt: string, machine: string): string {
+  const row = (label: string, samples: PushLatencyResult['withPush']) =>
+    `| ${label} | ${samples.createdMs.length} | ${seconds(percentile(samples.createdMs, 50))} | ${seconds(percentile(samples.createdMs, 95))} | ${seconds(percentile(samples.updatedMs, 50))} | ${seconds(percentile(samples.updatedMs, 95))} |`;
+  const worstPushP95 = Math.max(percentile(result.withPush.createdMs, 95), percentile(result.withPush.updatedMs, 95));
+  return [
+    PUSH_START,
+    `Measured ${measuredAt} on ${machine}: ${result.trials} trials per column, data freshness \`CACHE_FRESH_SECONDS=${result.freshSeconds}\`, page cache ${result.pageCacheSeconds} s.`,
+    '',
+    '| | Trials | Incident created → on the page, p50 | p95 | Update posted → on the page, p50 | p95 |',
+    '|---|---|---|---|---|---|',
+    row('With push', result.withPush),
+    row(`Without push (polling every ${result.freshSeconds} s)`, result.withoutPush),
+    '',
+    `Target: with push, p95 ≤ 2 s: ${seconds(worstPushP95)}, ${verdict(worstPushP95 <= 2_000)}.`,
+    PUSH_END,
+  ].join('\n');
+}
+
+/** Writes the push latency between its markers, appended under its own heading the first time. */
+export function renderPushReport(section: string, existing: string): string {
+  if (existing.includes(PUSH_START) && existing.includes(PUSH_END)) return replaceSection(existing, PUSH_START, PUSH_END, section);
+  return `${existing.trimEnd()}\n\n## Push latency\n\n${section}\n`;
 }

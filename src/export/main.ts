@@ -15,7 +15,9 @@ import { assertWritable } from './writer.ts';
 
 const PREFIX = 'porchlight export:';
 
-// stdout carries the export's own lines only; the site's and the embedded API's diagnostics go to stderr.
+// stdout carries the export's own lines only; the site's and the embedded API's diagnostics (log
+// lines, on their threads too) go to stderr.
+process.env.PORCHLIGHT_LOG_STDERR = '1';
 console.log = (...args: unknown[]) => console.error(...args);
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 const warn = (line: string): void => console.error(`${PREFIX} warning: ${line}`);

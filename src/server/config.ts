@@ -4,14 +4,16 @@
  */
 import { z } from 'zod';
 import { ConfigError, describeIssue, parseSiteEnv, presentVariables, type SiteEnv } from '../site/config.ts';
+import { LOG_LEVELS } from '../logging/logger.ts';
+import { PUSH_TOKEN_PATTERN } from './push/push-token.ts';
 
-const port = (fallback: number) =>
-  z.coerce
-    .number({ error: 'must be a port number' })
-    .int('must be a port number')
-    .min(0, 'must be a port number from 0 to 65535')
-    .max(65_535, 'must be a port number from 0 to 65535')
-    .default(fallback);
+const portNumber = z.coerce
+  .number({ error: 'must be a port number' })
+  .int('must be a port number')
+  .min(0, 'must be a port number from 0 to 65535')
+  .max(65_535, 'must be a port number from 0 to 65535');
+
+const port = (fallback: number) => portNumber.default(fallback);
 
 const flag = (fallback: boolean) =>
   z
@@ -31,7 +33,18 @@ const launcherEnvSchema = z.object({
     .min(0, 'must be 0 or more')
     .max(300, 'must be at most 300')
     .default(5),
-});
+  /** Unset: no metrics server. */
+  METRICS_PORT: portNumber.optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  /** Push updates from the API (see README): on by default where they can work. */
+  PUSH_UPDATES: flag(true),
+  PUSH_TOKEN: z.string().trim().regex(PUSH_TOKEN_PATTERN, 'must be 32 to 128 letters, digits, - or _').optional(),
+})
+  .superRefine((env, ctx) => {
+    if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
+      ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT: metrics are never served on the public port' });
+    }
+  });
 
 export type LauncherEnv = z.output<typeof launcherEnvSchema>;
 

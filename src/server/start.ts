@@ -1,7 +1,8 @@
 /**
  * Composes Porchlight: the site, and the embedded API service when no external API is
  * configured. The two meet only over HTTP; the site is told the API's URL and key
- * through its environment, exactly as it would be for the hosted service.
+ * through its environment, exactly as it would be for the hosted service. Around them: the
+ * push route and channel, metrics on their own port, and a graceful close.
  */
 import http from 'node:http';
 import { mkdirSync } from 'node:fs';
@@ -9,17 +10,31 @@ import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { DemoInfo, ServiceOptions } from '../service/index.ts';
 import { ConfigError } from '../site/config.ts';
+import { signalPush } from '../site/data/push-signal.ts';
+import { createLogger, reasonOf, type Logger } from '../logging/logger.ts';
 import type { LauncherConfig } from './config.ts';
 import { SiteNotBuiltError } from './site-handler.ts';
 import { startThread, ThreadStartError, type StartedThread, type ThreadOptions } from './threads/worker-thread.ts';
 import { createFrontHandler } from './front/front-server.ts';
 import { createPublicServer } from './front/public-server.ts';
+import { drain } from './drain.ts';
+import { createMetrics, metricsHandler } from './metrics.ts';
+import { createPushReceiver } from './push/push-receiver.ts';
+import { keepPushChannel, loopbackOrigin, planPush, pushUrl, type PushPlan } from './push/push-setup.ts';
+import { pushToken } from './push/push-token.ts';
+
+/** How long requests in flight get to finish on shutdown. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface RunningPorchlight {
   siteUrl: string;
   apiUrl: string;
+  /** Where Prometheus scrapes, or null when METRICS_PORT is unset. */
+  metricsUrl: string | null;
+  push: PushPlan;
   embedded: EmbeddedService | null;
   demo: DemoInfo | null;
+  /** Stops accepting, finishes requests in flight (bounded), then stops everything else. */
   close(): Promise<void>;
 }
 
@@ -28,6 +43,7 @@ interface EmbeddedService {
   url: string;
   demo: DemoInfo | null;
   setDemoSiteUrl(siteUrl: string): void;
+  /** Stops the monitoring engine and deliveries, then closes the store. */
   close(): Promise<void>;
 }
 
@@ -60,7 +76,7 @@ async function startEmbeddedService(config: LauncherConfig, threads: ThreadOptio
  */
 function exitWhenLost(thread: StartedThread<unknown>, what: string): void {
   thread.onUnexpectedExit((code) => {
-    console.error(`porchlight: ${what} stopped unexpectedly (exit code ${code}); exiting`);
+    createLogger('launcher').fatal({ event: 'thread-exit', code }, `${what} stopped unexpectedly (exit code ${code}); exiting`);
     process.exit(1);
   });
 }
@@ -94,37 +110,88 @@ export async function startSiteThread(threads: ThreadOptions = {}): Promise<{ or
   return { origin: thread.ready.origin, close: () => thread.close() };
 }
 
-export async function startPorchlight(config: LauncherConfig): Promise<RunningPorchlight> {
+/** Asks the site whether it is ready, which also starts its first load (restoring the saved snapshot). */
+function warmUp(origin: string, log: Logger): void {
+  const request = http.get(`${origin}/readyz`, { headers: { host: '127.0.0.1' } }, (response) => response.resume());
+  request.on('error', (error) => log.warn({ reason: reasonOf(error) }, `site warm-up failed (${reasonOf(error)})`));
+}
+
+const urlHost = (host: string) => (host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? 'localhost' : host);
+
+export async function startPorchlight(config: LauncherConfig, log: Logger): Promise<RunningPorchlight> {
   const { url: apiUrl, key: apiKey, embedded } = await resolveApi(config);
   process.env.STATUS_API_URL = apiUrl;
   process.env.STATUS_API_KEY = apiKey;
+  const { HOST, PORT, METRICS_PORT, PAGE_CACHE_SECONDS, PUSH_UPDATES, PUSH_TOKEN } = config.launcher;
+
+  const plan = planPush({ enabled: PUSH_UPDATES, embedded: embedded !== null, publicUrl: config.site.SITE_PUBLIC_URL ?? null });
+  const token = plan.on ? await pushToken(PUSH_TOKEN, config.site.CACHE_DIR) : null;
+  const pushLog = createLogger('push');
+  const receiver = createPushReceiver({
+    token,
+    onPush: (kind) => {
+      pushLog.info({ event: 'push', kind }, `push received${kind ? ` (${kind})` : ''}: refreshing the data`);
+      signalPush();
+    },
+  });
+  const frontLog = createLogger('front');
 
   const site = await startSiteThread();
-  const front = createFrontHandler({
+  let front: ReturnType<typeof createFrontHandler> | null = null;
+  let rejected = 0;
+  const metrics = METRICS_PORT === undefined
+    ? null
+    : createMetrics({ apiOrigin: new URL(apiUrl).origin, front: () => front?.counts ?? null, push: () => receiver.counts, rejected: () => rejected });
+  front = createFrontHandler({
     upstream: site.origin,
-    freshMs: config.launcher.PAGE_CACHE_SECONDS * 1000,
+    freshMs: PAGE_CACHE_SECONDS * 1000,
     maxStaleMs: config.site.CACHE_MAX_STALE_SECONDS * 1000,
     maxEntries: 2_000,
     maxBytes: 64 * 1024 * 1024,
+    push: receiver,
+    log: (line) => frontLog.warn(line),
+    ...(metrics ? { onRender: metrics.onRender } : {}),
   });
-  const server = createPublicServer(front.handle);
-  await listen(server, config.launcher.PORT, config.launcher.HOST);
-  const { port } = server.address() as AddressInfo;
-  const host = config.launcher.HOST.includes(':') ? `[${config.launcher.HOST}]` : config.launcher.HOST;
-  // The demo's "Website" monitor checks this very site's /healthz.
-  embedded?.setDemoSiteUrl(`http://127.0.0.1:${port}/`);
+  // Requests Node's parser rejects are counted for the metrics, never logged one by one.
+  const server = createPublicServer(front.handle, { onRejected: () => (rejected += 1) });
+  await listen(server, PORT, HOST);
+  const address = server.address() as AddressInfo;
 
+  let metricsServer: http.Server | null = null;
+  if (metrics) {
+    metricsServer = http.createServer(metricsHandler(metrics.registry));
+    await listen(metricsServer, METRICS_PORT ?? 0, HOST);
+  }
+  const metricsUrl = metricsServer ? `http://${urlHost(HOST)}:${(metricsServer.address() as AddressInfo).port}/metrics` : null;
+
+  // The demo's "Website" monitor checks this very site's /healthz.
+  embedded?.setDemoSiteUrl(`${loopbackOrigin(address)}/`);
+  warmUp(site.origin, frontLog);
+  const channel = plan.on && token
+    ? keepPushChannel({ apiUrl, apiKey, name: plan.name, webhookUrl: pushUrl(plan.publicUrl ?? loopbackOrigin(address), token), log: pushLog })
+    : null;
+
+  let closing: Promise<void> | null = null;
   return {
-    siteUrl: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`,
+    siteUrl: `http://${urlHost(HOST)}:${address.port}`,
     apiUrl,
+    metricsUrl,
+    push: plan,
     embedded,
     demo: embedded?.demo ?? null,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await front.close();
-      await site.close();
-      await embedded?.close();
+    close() {
+      closing ??= (async () => {
+        const { forced } = await drain(server, SHUTDOWN_GRACE_MS);
+        if (forced) log.warn({ event: 'shutdown' }, `requests still running after ${SHUTDOWN_GRACE_MS / 1000} s were cut`);
+        await channel?.stop();
+        await front?.close();
+        await site.close();
+        if (metricsServer) await drain(metricsServer, 1_000);
+        metrics?.close();
+        // Stops the monitoring engine and delivery, then closes the store.
+        await embedded?.close();
+      })();
+      return closing;
     },
   };
 }

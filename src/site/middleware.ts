@@ -11,8 +11,8 @@ import { contentSecurityPolicy, securityHeaders } from './security/csp.ts';
 import { BASE_PATH_HEADER, EXPORT_HEADER, normalizeBasePath } from './view/internal-request.ts';
 import { findPageByHost } from './view/routing.ts';
 
-/** Paths answered without status data. */
-const WITHOUT_DATA = new Set(['/healthz']);
+/** Paths answered without status data (readiness asks for it itself, without waiting). */
+const WITHOUT_DATA = new Set(['/healthz', '/readyz']);
 
 const site = defineMiddleware(async (context, next) => {
   context.locals.data = null;

@@ -18,7 +18,7 @@ async function behindProxy(porchlight: PorchlightProcess, env: Record<string, st
   return { proxy, site };
 }
 
-async function stopAll(...parts: ({ stop(): Promise<void> } | { close(): Promise<void> })[]) {
+async function stopAll(...parts: ({ stop(): Promise<unknown> } | { close(): Promise<void> })[]) {
   for (const part of parts) await ('stop' in part ? part.stop() : part.close());
 }
 

@@ -20,6 +20,11 @@ describe('launcher configuration', () => {
     [{ SEED_DEMO: 'maybe' }, /^SEED_DEMO must be true or false$/],
     [{ CACHE_FRESH_SECONDS: '0' }, /^CACHE_FRESH_SECONDS must be at least 1$/],
     [{ CACHE_FRESH_SECONDS: '60', CACHE_MAX_STALE_SECONDS: '30' }, /^CACHE_MAX_STALE_SECONDS must be at least CACHE_FRESH_SECONDS$/],
+    [{ METRICS_PORT: 'nine' }, /^METRICS_PORT must be a port number$/],
+    [{ METRICS_PORT: '4321' }, /^METRICS_PORT must differ from PORT/],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent$/],
+    [{ PUSH_UPDATES: 'sometimes' }, /^PUSH_UPDATES must be true or false$/],
+    [{ PUSH_TOKEN: 'too-short' }, /^PUSH_TOKEN must be 32 to 128 letters, digits, - or _$/],
   ])('%j is refused with one line naming the variable', (env, message) => {
     const error = (() => {
       try {
@@ -32,6 +37,15 @@ describe('launcher configuration', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('has metrics off, logs at info and push on by default; takes the operational settings', () => {
+    const defaults = loadLauncherConfig({}).launcher;
+    expect(defaults).toMatchObject({ LOG_LEVEL: 'info', PUSH_UPDATES: true });
+    expect(defaults.METRICS_PORT).toBeUndefined();
+    expect(defaults.PUSH_TOKEN).toBeUndefined();
+    const token = 'A'.repeat(43);
+    expect(loadLauncherConfig({ METRICS_PORT: '9464', LOG_LEVEL: 'warn', PUSH_UPDATES: 'false', PUSH_TOKEN: token }).launcher).toMatchObject({ METRICS_PORT: 9464, LOG_LEVEL: 'warn', PUSH_UPDATES: false, PUSH_TOKEN: token });
   });
 
   it('accepts a trailing slash on the API URL and treats empty variables as unset', () => {

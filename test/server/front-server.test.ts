@@ -4,6 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { createFrontHandler, type FrontHandler } from '../../src/server/front/front-server.ts';
+import { createPushReceiver } from '../../src/server/push/push-receiver.ts';
 import { DATA_VERSION_CHANNEL, DATA_VERSION_HEADER } from '../../src/site/data/data-version.ts';
 
 /** A scripted origin standing in for the Astro server: counts renders, answers what the test says. */
@@ -298,4 +299,49 @@ describe('front cache', () => {
       announcer.close();
     }
   });
+
+  it('counts how each request was answered: hit, stale, miss, pass', async () => {
+    await (await get('/acme')).body.dump();
+    await (await get('/acme')).body.dump();
+    clock.now += 6_000;
+    await (await get('/acme')).body.dump();
+    await settle();
+    await (await get('/acme')).body.dump();
+    // An overlong URL is not cacheable: passed through to the site.
+    await (await get(`/acme?q=${'x'.repeat(3000)}`)).body.dump();
+    expect(front.counts).toEqual({ miss: 1, hit: 2, stale: 1, pass: 1 });
+  });
 });
+
+describe('the push route in front of the cache', () => {
+  it('is answered before anything is rendered, whatever the token', async () => {
+    const pushes: (string | null)[] = [];
+    const withPush = createFrontHandler({
+      upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      freshMs: 5_000,
+      maxStaleMs: 60_000,
+      maxEntries: 10,
+      maxBytes: 1_000_000,
+      log: () => undefined,
+      push: createPushReceiver({ token: 'the-right-token-0123456789abcdefghij', onPush: (kind) => pushes.push(kind) }),
+    });
+    const server = createServer(withPush.handle);
+    const url = await listen(server);
+    try {
+      const wrong = await request(`${url}/_porchlight/push/wrong`, { method: 'POST', body: '{}' });
+      expect(wrong.statusCode).toBe(404);
+      await wrong.body.dump();
+      const right = await request(`${url}/_porchlight/push/the-right-token-0123456789abcdefghij`, { method: 'POST', body: '{}' });
+      expect(right.statusCode).toBe(202);
+      await right.body.dump();
+      expect(pushes).toEqual([null]);
+      expect(origin.renders).toBe(0);
+      expect(withPush.counts).toEqual({ hit: 0, stale: 0, miss: 0, pass: 0 });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await withPush.close();
+    }
+  });
+});
+

@@ -16,6 +16,7 @@ import { COMPRESSIBLE, encode, isStorable, pageSize, renderedPage, replayableHea
 import { DATA_VERSION_CHANNEL } from '../../site/data/data-version.ts';
 import { cacheTarget, checkHost, type CacheTarget, type CheckedHost } from './request-key.ts';
 import { gateRequest, isGateAnswer, type GateAnswer } from './request-gate.ts';
+import type { PushReceiver } from '../push/push-receiver.ts';
 
 export interface FrontOptions {
   /** Origin of the internal Astro server, e.g. http://127.0.0.1:40123 */
@@ -28,10 +29,27 @@ export interface FrontOptions {
   maxBytes: number;
   now?: () => number;
   log?: (line: string) => void;
+  /** The push route, answered before anything is rendered. */
+  push?: PushReceiver;
+  /** Told of each render of the site (cached or passed through), for metrics. */
+  onRender?: (seconds: number, status: number | 'error') => void;
+}
+
+/** How requests were answered: plain numbers, so counting costs nothing on the hot path. */
+export interface FrontCounts {
+  /** From stored bytes that were fresh and current. */
+  hit: number;
+  /** From stored bytes past their freshness or data version, while one re-render runs. */
+  stale: number;
+  /** Rendered for this request (or waited for a render in progress). */
+  miss: number;
+  /** Not cacheable: passed through to the site. */
+  pass: number;
 }
 
 export interface FrontHandler {
   handle(request: IncomingMessage, response: ServerResponse): void;
+  readonly counts: FrontCounts;
   close(): Promise<void>;
 }
 
@@ -87,10 +105,24 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   const log = options.log ?? ((line: string) => console.error(line));
   const pool = new Pool(options.upstream, { connections: 16, headersTimeout: 30_000, bodyTimeout: 30_000 });
   const dataVersion = followDataVersion();
+  const counts: FrontCounts = { hit: 0, stale: 0, miss: 0, pass: 0 };
+  const onRender = options.onRender;
   /** Stored bytes from older data than the site now has are replaced at once, not at their TTL. */
   const isCurrent = (page: RenderedPage): boolean => page.dataVersion === null || dataVersion.current() === null || page.dataVersion === dataVersion.current();
 
   async function render(context: RenderContext, stale: RenderedPage | undefined): Promise<RenderedPage | undefined> {
+    const started = performance.now();
+    try {
+      const page = await renderOnce(context, stale);
+      onRender?.((performance.now() - started) / 1000, page?.status ?? context.uncached?.status ?? 'error');
+      return page;
+    } catch (error) {
+      onRender?.((performance.now() - started) / 1000, 'error');
+      throw error;
+    }
+  }
+
+  async function renderOnce(context: RenderContext, stale: RenderedPage | undefined): Promise<RenderedPage | undefined> {
     const upstream = await pool.request({
       method: 'GET',
       path: context.path,
@@ -163,11 +195,19 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
 
   /** A GET or HEAD the cache does not keep (caching off, an overlong URL) goes to the site as it came. */
   async function passThrough(request: IncomingMessage, response: ServerResponse, host: string, path: string): Promise<void> {
-    const upstream = await pool.request({
-      method: request.method === 'HEAD' ? 'HEAD' : 'GET',
-      path,
-      headers: { ...forwardableHeaders(request.headers), host, 'accept-encoding': 'identity' },
-    });
+    counts.pass += 1;
+    const started = performance.now();
+    const upstream = await pool
+      .request({
+        method: request.method === 'HEAD' ? 'HEAD' : 'GET',
+        path,
+        headers: { ...forwardableHeaders(request.headers), host, 'accept-encoding': 'identity' },
+      })
+      .catch((error: unknown) => {
+        onRender?.((performance.now() - started) / 1000, 'error');
+        throw error;
+      });
+    onRender?.((performance.now() - started) / 1000, upstream.statusCode);
     const headers = replayableHeaders(upstream.headers);
     const coding = codingFor(request, headers['content-type']);
     if (coding !== 'identity') {
@@ -183,7 +223,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
 
   function fail(request: IncomingMessage, response: ServerResponse, error: unknown): void {
     // A visitor who went away mid-answer is not an error of the site: nothing to log.
-    if (!request.destroyed && !response.destroyed) log(`porchlight: front server error (${error instanceof Error ? error.message : String(error)})`);
+    if (!request.destroyed && !response.destroyed) log(`front server error (${error instanceof Error ? error.message : String(error)})`);
     if (response.headersSent) {
       response.destroy();
       return;
@@ -202,13 +242,22 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   ): Promise<void> {
     if (target === null) return passThrough(request, response, host.host, path);
     const context: RenderContext = { key: target.key, path: target.path, host: host.host };
+    const status: LRUCache.Status<string, RenderedPage, RenderContext> = {};
     // An outdated page is served once more while its re-render runs (forceRefresh + allowStale).
-    const page = await cache.fetch(target.key, { context, forceRefresh: outdated }).catch((error: unknown) => {
-      log(`porchlight: rendering ${target.path} failed (${error instanceof Error ? error.message : String(error)})`);
+    const page = await cache.fetch(target.key, { context, forceRefresh: outdated, status }).catch((error: unknown) => {
+      log(`rendering ${target.path} failed (${error instanceof Error ? error.message : String(error)})`);
       return undefined;
     });
-    if (page) return sendPage(request, response, page);
-    if (context.uncached) return sendUncached(request, response, context.uncached);
+    if (page) {
+      if (status.returnedStale) counts.stale += 1;
+      else if (status.fetch === 'hit') counts.hit += 1;
+      else counts.miss += 1;
+      return sendPage(request, response, page);
+    }
+    if (context.uncached) {
+      counts.miss += 1;
+      return sendUncached(request, response, context.uncached);
+    }
     return passThrough(request, response, host.host, path);
   }
 
@@ -219,18 +268,24 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
 
   /** A fresh hit is answered synchronously: no promise, no await on the hot path. */
   function handle(request: IncomingMessage, response: ServerResponse): void {
+    // The one POST the site takes (the API's webhook), before the gate that refuses all others.
+    if (options.push?.matches(request.url ?? '/')) return options.push.handle(request, response);
     const gated = gateRequest(request);
     if (isGateAnswer(gated)) return sendGateAnswer(request, response, gated);
     const host = checkHost(gated.host);
     if (host === null) return plain(response, 400, 'Bad Request: the Host header must be a host name with an optional port.\n');
     const target = options.freshMs > 0 ? cacheTarget(gated.path, host) : null;
     const fresh = target === null ? undefined : cache.get(target.key, FRESH_ONLY);
-    if (fresh && isCurrent(fresh)) return sendPage(request, response, fresh);
+    if (fresh && isCurrent(fresh)) {
+      counts.hit += 1;
+      return sendPage(request, response, fresh);
+    }
     handleSlowly(request, response, host, gated.path, target, fresh !== undefined).catch((error: unknown) => fail(request, response, error));
   }
 
   return {
     handle,
+    counts,
     close: async () => {
       dataVersion.close();
       await pool.close();

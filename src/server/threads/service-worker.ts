@@ -3,14 +3,17 @@
  * scheduled checks never run on the thread that answers visitors.
  */
 import { workerData } from 'node:worker_threads';
+import { createLogger } from '../../logging/logger.ts';
 import type { ServiceOptions } from '../../service/index.ts';
 import { announceFailure, announceReady, onMessages, reportUnhandledRejections } from './thread-side.ts';
 
-reportUnhandledRejections('the embedded API');
+reportUnhandledRejections('api');
 
 try {
   const { startService } = await import('../../service/index.ts');
-  const service = await startService(workerData as ServiceOptions);
+  const log = createLogger('api');
+  // The service's lines name no URL, key or message body (see docs/api-contract.md).
+  const service = await startService({ ...(workerData as ServiceOptions), log: (line) => log.info(line) });
   onMessages(
     () => service.close(),
     (message) => {

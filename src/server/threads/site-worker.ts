@@ -4,11 +4,15 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createLogger, reasonOf } from '../../logging/logger.ts';
 import { errorPage } from '../error-page.ts';
 import { loadSiteHandler } from '../site-handler.ts';
+import { relayApiRequests } from './api-request-relay.ts';
 import { announceFailure, announceReady, onMessages, reportUnhandledRejections } from './thread-side.ts';
 
-reportUnhandledRejections('the site');
+reportUnhandledRejections('site');
+// The site's requests to the API are counted by the metrics on the main thread.
+const stopRelay = relayApiRequests();
 
 try {
   const handler = await loadSiteHandler();
@@ -16,7 +20,7 @@ try {
     try {
       handler(req, res);
     } catch (error) {
-      console.error('porchlight: site handler failed:', error instanceof Error ? error.message : String(error));
+      createLogger('site').error({ reason: reasonOf(error) }, `site handler failed (${reasonOf(error)})`);
       if (!res.headersSent) errorPage(res, 500);
     }
   });
@@ -26,6 +30,7 @@ try {
   });
   const { port } = server.address() as AddressInfo;
   onMessages(async () => {
+    stopRelay();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });

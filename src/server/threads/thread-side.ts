@@ -1,5 +1,6 @@
 /** The worker's side of worker-thread.ts: announce readiness or failure, and stop on `close`. */
 import { parentPort } from 'node:worker_threads';
+import { createLogger, reasonOf } from '../../logging/logger.ts';
 
 function port() {
   if (!parentPort) throw new Error('this module runs only inside a worker thread');
@@ -29,6 +30,6 @@ export function onMessages(onClose: () => Promise<void>, handler: (message: { ty
 /** Rejections outside a request (Astro swallows some) are reported in one line, never a crash. */
 export function reportUnhandledRejections(label: string): void {
   process.on('unhandledRejection', (reason) => {
-    console.error(`porchlight: unhandled rejection in ${label} (${reason instanceof Error ? reason.message : String(reason)})`);
+    createLogger(label).error({ reason: reasonOf(reason) }, `unhandled rejection (${reasonOf(reason)})`);
   });
 }

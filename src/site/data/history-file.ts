@@ -8,7 +8,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { MonitorHistory } from './uptime-history.ts';
 
-const historySchema = z.object({
+/** One monitor's aggregates as written down (also part of the saved snapshot, see snapshot-file.ts). */
+export const monitorHistorySchema = z.object({
   days: z.record(z.string(), z.object({ checks: z.number().int().nonnegative(), up: z.number().int().nonnegative() })),
   headAt: z.string().nullable(),
   headIds: z.array(z.string()),
@@ -22,7 +23,7 @@ const historySchema = z.object({
 const fileSchema = z.object({
   version: z.literal(1),
   owner: z.string(),
-  histories: z.record(z.string(), historySchema),
+  histories: z.record(z.string(), monitorHistorySchema),
 });
 
 export interface HistoryFile {

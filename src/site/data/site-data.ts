@@ -1,25 +1,36 @@
 /**
  * The site's one source of status data: a typed API client (server-side only, the key never
  * leaves this process), the long-lived uptime aggregates, and the snapshot cache in front of them.
- * Every refresh logs one line with the number of API requests it made.
+ * Every refresh logs one line with its outcome, trigger, API requests and duration; each good
+ * snapshot is saved to CACHE_DIR so that a restart can show it while the API is down. Pushes
+ * from the API (see push-signal.ts) refresh at once, at most once a second.
  */
 import { createHash } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
 import { createClient, RateLimitError, type ApiClient } from '../../api/index.ts';
+import { createLogger, reasonOf, type Logger } from '../../logging/logger.ts';
 import { siteConfig, type SiteConfig } from '../config.ts';
 import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
+import { onPush } from './push-signal.ts';
+import { publishRefresh } from './refresh-events.ts';
+import { RefreshThrottle } from './refresh-throttle.ts';
 import { SnapshotCache, type CachedSnapshot } from './snapshot-cache.ts';
-import { loadSnapshot } from './snapshot.ts';
+import { memorySnapshotFile, snapshotFile, type SnapshotFile } from './snapshot-file.ts';
+import { loadSnapshot, type Snapshot } from './snapshot.ts';
 import type { MonitorHistory } from './uptime-history.ts';
 
 /** The first refresh of a site with no stored history may read this many times the usual pages. */
 const FIRST_LOAD_BACKFILL_FACTOR = 5;
+/** Pushes refresh at most this often, whatever their rate. */
+const PUSH_REFRESH_INTERVAL_MS = 1_000;
 
 export interface SiteData {
   get(): Promise<CachedSnapshot>;
   /** HTTP requests sent to the API since start, retries included (the static export reports them). */
   apiRequests(): number;
+  /** Whether pages can be shown now (fresh or stale data); starts loading when nothing is loaded. */
+  ready(): boolean;
 }
 
 /** Counts every HTTP request the client sends, retries included. */
@@ -30,7 +41,7 @@ function countingDispatcher(agent: Agent, onRequest: () => void): Dispatcher {
   });
 }
 
-export function createSiteData(config: SiteConfig, log: (line: string) => void = (line) => console.log(line)): SiteData {
+export function createSiteData(config: SiteConfig, log: Logger = createLogger('site')): SiteData {
   const timeoutMs = config.apiTimeoutSeconds * 1000;
   let requests = 0;
   const agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
@@ -42,44 +53,97 @@ export function createSiteData(config: SiteConfig, log: (line: string) => void =
     // The snapshot cache is the retry policy (backoff, Retry-After holds): a failed refresh must
     // not leave sibling requests retrying on their own.
     maxRetries: 0,
-    logger: { warn: (message) => log(message) },
+    logger: { warn: (message) => log.warn(message) },
   });
-  const store: HistoryFile = config.cacheDir === ':memory:' ? memoryHistoryFile : historyFile(config.cacheDir);
-  // Aggregates belong to one API and key; the key itself is never written down.
+  const inMemory = config.cacheDir === ':memory:';
+  const store: HistoryFile = inMemory ? memoryHistoryFile : historyFile(config.cacheDir);
+  const saved: SnapshotFile = inMemory ? memorySnapshotFile : snapshotFile(config.cacheDir);
+  // Aggregates and snapshots belong to one API and key; the key itself is never written down.
   const owner = `${config.apiUrl} ${createHash('sha256').update(config.apiKey).digest('hex').slice(0, 16)}`;
   let histories: Map<string, MonitorHistory> | undefined;
   /** No check pages are asked for before this instant (a 429 on them said when to come back). */
   let historyHoldUntil = 0;
+  /** Requests and time of the refresh that just failed, for its log line. */
+  let failed = { requests: 0, durationMs: 0 };
+
+  let saving = Promise.resolve();
+  async function persist(snapshot: Snapshot): Promise<void> {
+    // The snapshot's copies: the live aggregates may already be advancing in the next refresh.
+    await store.save(owner, snapshot.histories).catch((error: unknown) => {
+      log.warn({ event: 'history-save', reason: reasonOf(error) }, `could not save uptime history (${reasonOf(error)})`);
+    });
+    await saved.save(owner, snapshot).catch((error: unknown) => {
+      log.warn({ event: 'snapshot-save', reason: reasonOf(error) }, `could not save the snapshot (${reasonOf(error)})`);
+    });
+  }
+
+  async function restore(): Promise<Snapshot | null> {
+    const result = await saved.load(owner);
+    if ('ignored' in result) log.warn({ event: 'snapshot-restore', outcome: 'ignored', reason: result.ignored }, `saved snapshot ignored: ${result.ignored}`);
+    if (!('snapshot' in result)) return null;
+    log.info({ event: 'snapshot-restore', outcome: 'loaded', fetchedAt: result.snapshot.fetchedAt.toISOString() }, 'saved snapshot loaded; it is shown, dated, if the API cannot be reached');
+    return result.snapshot;
+  }
 
   const cache = new SnapshotCache({
     freshMs: config.freshSeconds * 1000,
     maxStaleMs: config.maxStaleSeconds * 1000,
     failureBackoffMs: 2_000,
-    log,
-    load: async () => {
+    restore,
+    onLoaded: (snapshot) => {
+      announceDataVersion(dataVersionOf(snapshot.fetchedAt));
+      // One save at a time, off the refresh's path: pages switch to the new data first.
+      saving = saving.then(() => persist(snapshot));
+    },
+    onRestored: (snapshot) => announceDataVersion(dataVersionOf(snapshot.fetchedAt)),
+    onFailure: ({ reason, retryInSeconds, trigger }) => {
+      log.warn(
+        { event: 'refresh', outcome: 'failure', trigger, reason, retryInSeconds, ...failed },
+        `refresh failed (${reason}); next attempt in ${retryInSeconds} s`,
+      );
+    },
+    load: async (trigger) => {
       histories ??= await store.load(owner);
       const before = requests;
       const started = performance.now();
-      const snapshot = await loadSnapshot(client, histories, {
-        now: () => new Date(),
-        // With no history at all (the very first start), fill the bars faster.
-        backfillBudget: histories.size === 0 ? config.backfillPages * FIRST_LOAD_BACKFILL_FACTOR : config.backfillPages,
-        concurrency: 4,
-        skipHistory: Date.now() < historyHoldUntil,
-        onHistoryError: (error) => {
-          if (error instanceof RateLimitError) historyHoldUntil = Date.now() + Math.min((error.retryAfterSeconds ?? 60) * 1000, 3_600_000);
-          log(`porchlight: uptime history not fully updated this time (${error instanceof Error ? error.message : String(error)})`);
-        },
-      });
-      log(`porchlight: refreshed status data with ${requests - before} API requests in ${Math.round(performance.now() - started)} ms`);
-      announceDataVersion(dataVersionOf(snapshot.fetchedAt));
-      await store.save(owner, histories).catch((error: unknown) => {
-        log(`porchlight: could not save uptime history (${error instanceof Error ? error.message : String(error)})`);
-      });
+      let snapshot: Snapshot;
+      try {
+        snapshot = await loadSnapshot(client, histories, {
+          now: () => new Date(),
+          // With no history at all (the very first start), fill the bars faster.
+          backfillBudget: histories.size === 0 ? config.backfillPages * FIRST_LOAD_BACKFILL_FACTOR : config.backfillPages,
+          concurrency: 4,
+          skipHistory: Date.now() < historyHoldUntil,
+          onHistoryError: (error) => {
+            if (error instanceof RateLimitError) historyHoldUntil = Date.now() + Math.min((error.retryAfterSeconds ?? 60) * 1000, 3_600_000);
+            log.warn({ event: 'history', reason: reasonOf(error) }, `uptime history not fully updated this time (${reasonOf(error)})`);
+          },
+        });
+      } catch (error) {
+        failed = { requests: requests - before, durationMs: Math.round(performance.now() - started) };
+        publishRefresh({ outcome: 'failure', trigger, durationSeconds: failed.durationMs / 1000, requests: failed.requests });
+        throw error;
+      }
+      const count = requests - before;
+      const durationMs = Math.round(performance.now() - started);
+      log.info({ event: 'refresh', outcome: 'success', trigger, requests: count, durationMs }, `refreshed status data with ${count} API requests in ${durationMs} ms`);
+      publishRefresh({ outcome: 'success', trigger, durationSeconds: durationMs / 1000, requests: count });
       return snapshot;
     },
   });
-  return { get: () => cache.get(), apiRequests: () => requests };
+
+  const pushes = new RefreshThrottle(() => cache.refresh(), { intervalMs: PUSH_REFRESH_INTERVAL_MS });
+  onPush(() => pushes.request());
+
+  return {
+    get: () => cache.get(),
+    apiRequests: () => requests,
+    ready: () => {
+      // A probe is a visitor too: it starts the first load, or a refresh of stale data.
+      cache.get().catch(() => undefined);
+      return cache.ready();
+    },
+  };
 }
 
 let instance: SiteData | undefined;

@@ -14,6 +14,8 @@ export interface ApiProxy {
   mode: ProxyMode;
   /** Rewrites parsed JSON answers of the paths it matches. */
   rewrite: ((path: string, body: unknown) => unknown) | null;
+  /** Held this long before each answer (a slow API). */
+  delayMs: number;
   requests: number;
   close(): Promise<void>;
 }
@@ -21,10 +23,11 @@ export interface ApiProxy {
 export async function startApiProxy(upstreamApiUrl: string): Promise<ApiProxy> {
   const upstream = new URL(upstreamApiUrl);
   const sockets = new Set<Socket>();
-  const proxy: ApiProxy = { url: '', mode: 'pass', rewrite: null, requests: 0, close: async () => undefined };
+  const proxy: ApiProxy = { url: '', mode: 'pass', rewrite: null, delayMs: 0, requests: 0, close: async () => undefined };
 
   async function forward(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     proxy.requests += 1;
+    if (proxy.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, proxy.delayMs));
     if (proxy.mode === 'down') {
       incoming.socket.destroy();
       return;

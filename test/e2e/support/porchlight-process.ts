@@ -11,15 +11,38 @@ export interface PorchlightProcess {
   siteUrl: string;
   apiUrl: string;
   apiKey: string;
+  /** Empty unless METRICS_PORT is set. */
+  metricsUrl: string;
   output: string[];
-  stop(): Promise<void>;
+  child: ChildProcess;
+  /** Sends SIGTERM and waits for the exit; resolves to the exit code. */
+  stop(): Promise<number | null>;
 }
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const nodeBinary = path.join(root, 'node_modules/.bin/node');
 
-function readStartup(child: ChildProcess, output: string[], givenKey: string | undefined): Promise<{ siteUrl: string; apiUrl: string; apiKey: string }> {
+/** The fields of one JSON log line, or null for any other line. */
+export function logFields(line: string): Record<string, unknown> | null {
+  if (!line.startsWith('{')) return null;
+  try {
+    const parsed: unknown = JSON.parse(line);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function stringField(fields: Record<string, unknown> | null, name: string): string | undefined {
+  const value = fields?.[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+type Startup = { siteUrl: string; apiUrl: string; apiKey: string; metricsUrl: string };
+
+function readStartup(child: ChildProcess, output: string[], givenKey: string | undefined): Promise<Startup> {
   return new Promise((resolve, reject) => {
+    let metricsUrl = '';
     let siteUrl = '';
     let apiUrl = '';
     let apiKey = givenKey ?? '';
@@ -27,13 +50,15 @@ function readStartup(child: ChildProcess, output: string[], givenKey: string | u
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       output.push(line);
-      siteUrl = /Porchlight listening on (\S+)/.exec(line)?.[1] ?? siteUrl;
-      apiUrl = /API on (\S+)|API at (\S+)/.exec(line)?.slice(1).find(Boolean) ?? apiUrl;
-      apiKey = /API key: (\S+)/.exec(line)?.[1] ?? apiKey;
+      const fields = logFields(line);
+      siteUrl = stringField(fields, 'siteUrl') ?? siteUrl;
+      apiUrl = stringField(fields, 'apiUrl') ?? apiUrl;
+      apiKey = stringField(fields, 'demoApiKey') ?? apiKey;
+      metricsUrl = stringField(fields, 'metricsUrl') ?? metricsUrl;
       // The demo key line (when seeding) comes right after the API line.
       if (siteUrl && apiUrl && apiKey) {
         clearTimeout(timer);
-        resolve({ siteUrl, apiUrl, apiKey });
+        resolve({ siteUrl, apiUrl, apiKey, metricsUrl });
       }
     });
     createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
@@ -71,10 +96,12 @@ export async function startPorchlightProcess(env: Record<string, string> = {}): 
   return {
     ...started,
     output,
+    child,
     async stop() {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill('SIGTERM');
-      await once(child, 'exit');
+      const [code] = (await once(child, 'exit')) as [number | null];
+      return code;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '../../../src/api/index.ts';
-import { SnapshotCache, SnapshotUnavailableError } from '../../../src/site/data/snapshot-cache.ts';
+import { SnapshotCache, SnapshotUnavailableError, type SnapshotCacheOptions } from '../../../src/site/data/snapshot-cache.ts';
 import type { Snapshot } from '../../../src/site/data/snapshot.ts';
 
 function snapshotAt(ms: number, label = 'v'): Snapshot {
@@ -19,9 +19,11 @@ function scriptedLoad(clock: { now: number }) {
   return { state, load };
 }
 
-function cacheWith(clock: { now: number }, load: () => Promise<Snapshot>) {
-  return new SnapshotCache({ load, freshMs: 30_000, maxStaleMs: 600_000, failureBackoffMs: 2_000, now: () => clock.now, log: () => undefined });
+function cacheWith(clock: { now: number }, load: () => Promise<Snapshot>, extra: Partial<SnapshotCacheOptions> = {}) {
+  return new SnapshotCache({ load, freshMs: 30_000, maxStaleMs: 600_000, failureBackoffMs: 2_000, now: () => clock.now, ...extra });
 }
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe('SnapshotCache', () => {
   it('coalesces concurrent cold requests into one load', async () => {
@@ -152,5 +154,147 @@ describe('SnapshotCache', () => {
     await cache.get();
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(state.calls).toBe(calls + 1);
+  });
+
+  describe('a refresh asked for by a push', () => {
+    it('loads fresh data at once, even while the snapshot is fresh', async () => {
+      const clock = { now: 1_000_000 };
+      const { state, load } = scriptedLoad(clock);
+      const cache = cacheWith(clock, load);
+      await cache.get();
+      clock.now += 1_000;
+      await cache.refresh();
+      expect(state.calls).toBe(2);
+      expect((await cache.get()).snapshot.organization?.name).toBe('v2');
+    });
+
+    it('waits for a running refresh, which may predate the change, then loads once more', async () => {
+      const clock = { now: 1_000_000 };
+      const { state, load } = scriptedLoad(clock);
+      const cache = cacheWith(clock, load);
+      await cache.get();
+      clock.now += 31_000;
+      state.delayMs = 30;
+      await cache.get();
+      expect(state.calls).toBe(2);
+      await cache.refresh();
+      expect(state.calls).toBe(3);
+      expect((await cache.get()).snapshot.organization?.name).toBe('v3');
+    });
+
+    it('respects the failure backoff: no API call before it ends', async () => {
+      const clock = { now: 1_000_000 };
+      const { state, load } = scriptedLoad(clock);
+      const cache = cacheWith(clock, load);
+      await cache.get();
+      state.fail = new Error('down');
+      await cache.refresh();
+      const calls = state.calls;
+      for (let index = 0; index < 10; index += 1) await cache.refresh();
+      expect(state.calls).toBe(calls);
+      expect((await cache.get()).stale).toBe(true);
+    });
+
+    it('tells what started each load', async () => {
+      const clock = { now: 1_000_000 };
+      const triggers: string[] = [];
+      const cache = new SnapshotCache({
+        load: async (trigger) => {
+          triggers.push(trigger);
+          return snapshotAt(clock.now);
+        },
+        freshMs: 30_000,
+        maxStaleMs: 600_000,
+        failureBackoffMs: 2_000,
+        now: () => clock.now,
+      });
+      await cache.get();
+      await cache.refresh();
+      expect(triggers).toEqual(['ttl', 'push']);
+    });
+  });
+
+  describe('a snapshot restored from an earlier run', () => {
+    it('is served, dated as stale, when the first refresh fails, and refreshes go on in the background', async () => {
+      const clock = { now: 1_000_000 };
+      const { state, load } = scriptedLoad(clock);
+      const restored = snapshotAt(clock.now - 60_000, 'saved');
+      const announced: Snapshot[] = [];
+      const cache = cacheWith(clock, load, { restore: async () => restored, onRestored: (snapshot) => announced.push(snapshot) });
+      state.fail = new Error('connect ECONNREFUSED');
+      const first = await cache.get();
+      expect(first.snapshot).toBe(restored);
+      expect(first.stale).toBe(true);
+      expect(first.snapshot.fetchedAt.getTime()).toBe(clock.now - 60_000);
+      expect(announced).toEqual([restored]);
+      expect(cache.ready()).toBe(true);
+
+      // During the backoff it is answered at once, without asking the API.
+      const calls = state.calls;
+      expect((await cache.get()).snapshot).toBe(restored);
+      expect(state.calls).toBe(calls);
+
+      clock.now += 2_001;
+      state.fail = null;
+      expect((await cache.get()).snapshot).toBe(restored);
+      await settle();
+      const live = await cache.get();
+      expect(live.snapshot.organization?.name).not.toBe('saved');
+      expect(live.stale).toBe(false);
+    });
+
+    it('is not used when the API answers', async () => {
+      const clock = { now: 1_000_000 };
+      const { load } = scriptedLoad(clock);
+      const cache = cacheWith(clock, load, { restore: async () => snapshotAt(clock.now - 60_000, 'saved') });
+      const first = await cache.get();
+      expect(first.snapshot.organization?.name).toBe('v1');
+      expect(first.stale).toBe(false);
+    });
+
+    it('is not used once older than the longest staleness: the cold start answers unavailable', async () => {
+      const clock = { now: 1_000_000_000 };
+      const { state, load } = scriptedLoad(clock);
+      const cache = cacheWith(clock, load, { restore: async () => snapshotAt(clock.now - 600_001, 'too old') });
+      state.fail = new Error('down');
+      await expect(cache.get()).rejects.toBeInstanceOf(SnapshotUnavailableError);
+      expect(cache.ready()).toBe(false);
+    });
+
+    it('a restore that fails counts as none', async () => {
+      const clock = { now: 1_000_000 };
+      const { state, load } = scriptedLoad(clock);
+      const cache = cacheWith(clock, load, { restore: async () => Promise.reject(new Error('EACCES')) });
+      state.fail = new Error('down');
+      await expect(cache.get()).rejects.toBeInstanceOf(SnapshotUnavailableError);
+    });
+  });
+
+  it('is ready once data is loaded, and no longer when it has grown too old', async () => {
+    const clock = { now: 1_000_000 };
+    const { state, load } = scriptedLoad(clock);
+    const cache = cacheWith(clock, load);
+    expect(cache.ready()).toBe(false);
+    await cache.get();
+    expect(cache.ready()).toBe(true);
+    state.fail = new Error('down');
+    clock.now += 600_001;
+    await cache.get().catch(() => undefined);
+    expect(cache.ready()).toBe(false);
+  });
+
+  it('tells of a loaded snapshot once it is the one served', async () => {
+    const clock = { now: 1_000_000 };
+    const { load } = scriptedLoad(clock);
+    let cache: SnapshotCache;
+    const seen: string[] = [];
+    cache = cacheWith(clock, load, {
+      onLoaded: (snapshot) => {
+        void cache.get().then((current) => seen.push(`${snapshot.organization?.name}=${current.snapshot.organization?.name}`));
+      },
+    });
+    await cache.get();
+    await settle();
+    expect(seen).toEqual(['v1=v1']);
   });
 });

@@ -1,0 +1,164 @@
+/**
+ * Prometheus metrics (prom-client) on their own port, never on the public one. What the site does
+ * on its worker thread arrives over BroadcastChannels: refreshes (site/data/refresh-events.ts),
+ * API requests (relayed from undici's diagnostics channels by threads/api-request-relay.ts,
+ * filtered here to the API's origin), the data version the front cache follows; the front's and the push route's plain counters are
+ * read at scrape time, so counting costs nothing per request.
+ */
+import http from 'node:http';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DATA_VERSION_CHANNEL } from '../site/data/data-version.ts';
+import { REFRESH_EVENTS, type RefreshEvent } from '../site/data/refresh-events.ts';
+import { API_REQUEST_EVENTS, type ApiRequestEvent } from './threads/api-request-relay.ts';
+import type { FrontCounts } from './front/front-server.ts';
+import type { PushCounts } from './push/push-receiver.ts';
+
+export interface MetricsSources {
+  /** Origin of the API (scheme, host, port): requests to it are counted by status. */
+  apiOrigin: string;
+  front: () => FrontCounts | null;
+  push: () => PushCounts | null;
+  /** Requests Node's parser rejected on the public port (see front/public-server.ts). */
+  rejected?: () => number;
+  now?: () => number;
+}
+
+export interface Metrics {
+  registry: Registry;
+  /** For the front server's `onRender`. */
+  onRender(seconds: number, status: number | 'error'): void;
+  close(): void;
+}
+
+function isRefreshEvent(message: unknown): message is RefreshEvent {
+  return typeof message === 'object' && message !== null && 'outcome' in message && 'trigger' in message && 'durationSeconds' in message;
+}
+
+function isApiRequestEvent(message: unknown): message is ApiRequestEvent {
+  return typeof message === 'object' && message !== null && 'origin' in message && 'status' in message;
+}
+
+/** Listens on a BroadcastChannel (what the site's thread announces) without keeping the process alive. */
+function listen(name: string, onMessage: (data: unknown) => void): BroadcastChannel {
+  const channel = new BroadcastChannel(name);
+  channel.onmessage = (event: MessageEvent) => onMessage(event.data);
+  (channel as BroadcastChannel & { unref?: () => void }).unref?.();
+  return channel;
+}
+
+export function createMetrics(sources: MetricsSources): Metrics {
+  const now = sources.now ?? Date.now;
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const refreshes = new Counter({ name: 'porchlight_data_refreshes_total', help: 'Refreshes of the status data, by outcome and by what started them (ttl or push).', labelNames: ['outcome', 'trigger'], registers: [registry] });
+  const refreshDuration = new Histogram({
+    name: 'porchlight_data_refresh_duration_seconds',
+    help: 'Duration of refreshes of the status data, by outcome.',
+    labelNames: ['outcome'],
+    buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
+    registers: [registry],
+  });
+  const apiRequests = new Counter({ name: 'porchlight_api_requests_total', help: 'HTTP requests to the Monitoring and Status API, by status code ("error": no answer).', labelNames: ['status'], registers: [registry] });
+  const renders = new Counter({ name: 'porchlight_renders_total', help: 'Renders of pages by the site, by HTTP status ("error": failed).', labelNames: ['status'], registers: [registry] });
+  const renderDuration = new Histogram({
+    name: 'porchlight_render_duration_seconds',
+    help: 'Duration of renders of pages by the site.',
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+
+  let dataVersion: number | null = null;
+  const versions = new BroadcastChannel(DATA_VERSION_CHANNEL);
+  versions.onmessage = (event: MessageEvent) => {
+    if (typeof event.data === 'string' && /^\d+$/.test(event.data)) dataVersion = Number(event.data);
+  };
+  (versions as BroadcastChannel & { unref?: () => void }).unref?.();
+  new Gauge({
+    name: 'porchlight_data_age_seconds',
+    help: 'Age of the status data the pages show (NaN before any is loaded).',
+    registers: [registry],
+    collect() {
+      this.set(dataVersion === null ? Number.NaN : Math.max(0, (now() - dataVersion) / 1000));
+    },
+  });
+
+  new Counter({
+    name: 'porchlight_front_requests_total',
+    help: 'Requests to the public port by how the front cache answered: hit, stale (served while re-rendering), miss (rendered), pass (not cacheable).',
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      const counts = sources.front();
+      if (!counts) return;
+      this.reset();
+      for (const result of ['hit', 'stale', 'miss', 'pass'] as const) this.inc({ result }, counts[result]);
+    },
+  });
+  new Counter({
+    name: 'porchlight_push_events_total',
+    help: 'Posts to the push route: accepted, refused (wrong token or method: 404) and too_large (413).',
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      const counts = sources.push();
+      if (!counts) return;
+      this.reset();
+      this.inc({ result: 'accepted' }, counts.accepted);
+      this.inc({ result: 'refused' }, counts.refused);
+      this.inc({ result: 'too_large' }, counts.tooLarge);
+    },
+  });
+
+  new Counter({
+    name: 'porchlight_rejected_requests_total',
+    help: 'Requests on the public port that Node rejected before they became requests (malformed, oversized headers, too slow), and CONNECT.',
+    registers: [registry],
+    collect() {
+      const rejected = sources.rejected?.();
+      if (rejected === undefined) return;
+      this.reset();
+      this.inc(rejected);
+    },
+  });
+
+  const refreshEvents = listen(REFRESH_EVENTS, (message) => {
+    if (!isRefreshEvent(message)) return;
+    refreshes.inc({ outcome: message.outcome, trigger: message.trigger });
+    refreshDuration.observe({ outcome: message.outcome }, message.durationSeconds);
+  });
+  const apiRequestEvents = listen(API_REQUEST_EVENTS, (message) => {
+    if (isApiRequestEvent(message) && message.origin === sources.apiOrigin) apiRequests.inc({ status: String(message.status) });
+  });
+
+  return {
+    registry,
+    onRender(seconds, status) {
+      renders.inc({ status: String(status) });
+      renderDuration.observe(seconds);
+    },
+    close() {
+      refreshEvents.close();
+      apiRequestEvents.close();
+      versions.close();
+    },
+  };
+}
+
+/** `GET /metrics` and nothing else. */
+export function metricsHandler(registry: Registry): http.RequestListener {
+  return (request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not Found\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => {
+        response.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
+        response.end(request.method === 'HEAD' ? undefined : text);
+      },
+      () => response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('metrics unavailable\n'),
+    );
+  };
+}

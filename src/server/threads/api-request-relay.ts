@@ -1,0 +1,42 @@
+/**
+ * The outcome of every HTTP request a thread sends (from undici's own diagnostics channels, which
+ * are per thread), relayed to the main thread's metrics over a BroadcastChannel: the site asks the
+ * API from its worker thread, the metrics are kept where they are served.
+ */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+
+export const API_REQUEST_EVENTS = 'porchlight:api-requests';
+
+export interface ApiRequestEvent {
+  origin: string;
+  /** The status code, or 'error' when no answer came. */
+  status: number | 'error';
+}
+
+interface UndiciRequestMessage {
+  request: { origin?: unknown };
+  response?: { statusCode?: unknown };
+}
+
+function isUndiciMessage(message: unknown): message is UndiciRequestMessage {
+  return typeof message === 'object' && message !== null && 'request' in message;
+}
+
+/** Starts relaying this thread's requests; returns the function that stops it. */
+export function relayApiRequests(): () => void {
+  const channel = new BroadcastChannel(API_REQUEST_EVENTS);
+  (channel as BroadcastChannel & { unref?: () => void }).unref?.();
+  const post = (message: unknown, status: (message: UndiciRequestMessage) => number | 'error') => {
+    if (!isUndiciMessage(message) || typeof message.request.origin !== 'string') return;
+    channel.postMessage({ origin: message.request.origin, status: status(message) } satisfies ApiRequestEvent);
+  };
+  const onHeaders = (message: unknown) => post(message, (known) => (typeof known.response?.statusCode === 'number' ? known.response.statusCode : 'error'));
+  const onError = (message: unknown) => post(message, () => 'error');
+  subscribe('undici:request:headers', onHeaders);
+  subscribe('undici:request:error', onError);
+  return () => {
+    unsubscribe('undici:request:headers', onHeaders);
+    unsubscribe('undici:request:error', onError);
+    channel.close();
+  };
+}
