@@ -9,7 +9,7 @@ import http from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DATA_VERSION_CHANNEL } from '../site/data/data-version.ts';
 import { REFRESH_EVENTS, type RefreshEvent } from '../site/data/refresh-events.ts';
-import { API_REQUEST_EVENTS, type ApiRequestEvent } from './threads/api-request-relay.ts';
+import { API_REQUEST_EVENTS, relayApiRequests, type ApiRequestEvent } from './threads/api-request-relay.ts';
 import type { FrontCounts } from './front/front-server.ts';
 import type { PushCounts } from './push/push-receiver.ts';
 
@@ -130,6 +130,8 @@ export function createMetrics(sources: MetricsSources): Metrics {
   const apiRequestEvents = listen(API_REQUEST_EVENTS, (message) => {
     if (isApiRequestEvent(message) && message.origin === sources.apiOrigin) apiRequests.inc({ status: String(message.status) });
   });
+  // This thread's own requests to the API (the push channel's set-up) count too.
+  const stopLocalRelay = relayApiRequests();
 
   return {
     registry,
@@ -138,6 +140,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
       renderDuration.observe(seconds);
     },
     close() {
+      stopLocalRelay();
       refreshEvents.close();
       apiRequestEvents.close();
       versions.close();

@@ -5,7 +5,6 @@ import { request } from 'undici';
 import { createMetrics, metricsHandler, type Metrics } from '../../src/server/metrics.ts';
 import { announceDataVersion } from '../../src/site/data/data-version.ts';
 import { publishRefresh } from '../../src/site/data/refresh-events.ts';
-import { relayApiRequests } from '../../src/server/threads/api-request-relay.ts';
 
 let api: Server;
 let apiOrigin: string;
@@ -14,7 +13,6 @@ let otherOrigin: string;
 let metrics: Metrics;
 let scrapeServer: Server;
 let scrapeUrl: string;
-let stopRelay: () => void;
 let rejected = 0;
 const front = { hit: 0, stale: 0, miss: 0, pass: 0 };
 const push = { accepted: 0, refused: 0, tooLarge: 0 };
@@ -30,14 +28,11 @@ beforeEach(async () => {
   other = createServer((_req, res) => res.end('ok'));
   otherOrigin = await listen(other);
   metrics = createMetrics({ apiOrigin, front: () => front, push: () => push, rejected: () => rejected, now: () => 1_000_000 + 42_000 });
-  // As the site's worker thread does: this thread's requests are relayed to the metrics.
-  stopRelay = relayApiRequests();
   scrapeServer = createServer(metricsHandler(metrics.registry));
   scrapeUrl = `${await listen(scrapeServer)}/metrics`;
 });
 
 afterEach(async () => {
-  stopRelay();
   metrics.close();
   for (const server of [api, other, scrapeServer]) {
     server.closeAllConnections();
@@ -66,7 +61,7 @@ describe('metrics', () => {
     await (await request(`${apiOrigin}/api/v1/limited`)).body.dump();
     await (await request(`${apiOrigin}/api/v1/limited`)).body.dump();
     await (await request(`${otherOrigin}/`)).body.dump();
-    // Relayed over a BroadcastChannel, as from the site's thread: delivered on a later turn.
+    // Relayed over a BroadcastChannel, as from the site's own thread: delivered on a later turn.
     await new Promise((resolve) => setTimeout(resolve, 20));
     const text = await scrape();
     expect(sample(text, 'porchlight_api_requests_total{status="200"}')).toBe(1);
