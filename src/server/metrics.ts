@@ -8,6 +8,7 @@
 import http from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DATA_VERSION_CHANNEL } from '../site/data/data-version.ts';
+import { listenOn } from '../site/data/thread-channel.ts';
 import { REFRESH_EVENTS, type RefreshEvent } from '../site/data/refresh-events.ts';
 import { API_REQUEST_EVENTS, relayApiRequests, type ApiRequestEvent } from './threads/api-request-relay.ts';
 import type { FrontCounts } from './front/front-server.ts';
@@ -38,13 +39,7 @@ function isApiRequestEvent(message: unknown): message is ApiRequestEvent {
   return typeof message === 'object' && message !== null && 'origin' in message && 'status' in message;
 }
 
-/** Listens on a BroadcastChannel (what the site's thread announces) without keeping the process alive. */
-function listen(name: string, onMessage: (data: unknown) => void): BroadcastChannel {
-  const channel = new BroadcastChannel(name);
-  channel.onmessage = (event: MessageEvent) => onMessage(event.data);
-  (channel as BroadcastChannel & { unref?: () => void }).unref?.();
-  return channel;
-}
+
 
 export function createMetrics(sources: MetricsSources): Metrics {
   const now = sources.now ?? Date.now;
@@ -69,11 +64,9 @@ export function createMetrics(sources: MetricsSources): Metrics {
   });
 
   let dataVersion: number | null = null;
-  const versions = new BroadcastChannel(DATA_VERSION_CHANNEL);
-  versions.onmessage = (event: MessageEvent) => {
-    if (typeof event.data === 'string' && /^\d+$/.test(event.data)) dataVersion = Number(event.data);
-  };
-  (versions as BroadcastChannel & { unref?: () => void }).unref?.();
+  const stopVersions = listenOn(DATA_VERSION_CHANNEL, (data) => {
+    if (typeof data === 'string' && /^\d+$/.test(data)) dataVersion = Number(data);
+  });
   new Gauge({
     name: 'porchlight_data_age_seconds',
     help: 'Age of the status data the pages show (NaN before any is loaded).',
@@ -122,12 +115,12 @@ export function createMetrics(sources: MetricsSources): Metrics {
     },
   });
 
-  const refreshEvents = listen(REFRESH_EVENTS, (message) => {
+  const stopRefreshEvents = listenOn(REFRESH_EVENTS, (message) => {
     if (!isRefreshEvent(message)) return;
     refreshes.inc({ outcome: message.outcome, trigger: message.trigger });
     refreshDuration.observe({ outcome: message.outcome }, message.durationSeconds);
   });
-  const apiRequestEvents = listen(API_REQUEST_EVENTS, (message) => {
+  const stopApiRequestEvents = listenOn(API_REQUEST_EVENTS, (message) => {
     if (isApiRequestEvent(message) && message.origin === sources.apiOrigin) apiRequests.inc({ status: String(message.status) });
   });
   // This thread's own requests to the API (the push channel's set-up) count too.
@@ -141,9 +134,9 @@ export function createMetrics(sources: MetricsSources): Metrics {
     },
     close() {
       stopLocalRelay();
-      refreshEvents.close();
-      apiRequestEvents.close();
-      versions.close();
+      stopRefreshEvents();
+      stopApiRequestEvents();
+      stopVersions();
     },
   };
 }

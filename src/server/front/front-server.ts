@@ -14,6 +14,7 @@ import { matchesIfNoneMatch, negotiateCoding, type Coding } from './encoding.ts'
 import { forwardableHeaders } from './hop-by-hop.ts';
 import { COMPRESSIBLE, encode, isStorable, pageSize, renderedPage, replayableHeaders, type RenderedPage } from './rendered-page.ts';
 import { DATA_VERSION_CHANNEL } from '../../site/data/data-version.ts';
+import { listenOn } from '../../site/data/thread-channel.ts';
 import { cacheTarget, checkHost, type CacheTarget, type CheckedHost } from './request-key.ts';
 import { gateRequest, isGateAnswer, type GateAnswer } from './request-gate.ts';
 import type { PushReceiver } from '../push/push-receiver.ts';
@@ -56,12 +57,10 @@ export interface FrontHandler {
 /** Follows the data version the site announces (see site/data/data-version.ts). */
 function followDataVersion(): { current(): string | null; close(): void } {
   let version: string | null = null;
-  const channel = new BroadcastChannel(DATA_VERSION_CHANNEL);
-  channel.onmessage = (event: MessageEvent) => {
-    if (typeof event.data === 'string') version = event.data;
-  };
-  (channel as BroadcastChannel & { unref?: () => void }).unref?.();
-  return { current: () => version, close: () => channel.close() };
+  const stop = listenOn(DATA_VERSION_CHANNEL, (data) => {
+    if (typeof data === 'string') version = data;
+  });
+  return { current: () => version, close: stop };
 }
 
 interface Answer {

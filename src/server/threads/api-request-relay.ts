@@ -4,6 +4,7 @@
  * API from its worker thread, the metrics are kept where they are served.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { announcer } from '../../site/data/thread-channel.ts';
 
 export const API_REQUEST_EVENTS = 'porchlight:api-requests';
 
@@ -24,11 +25,10 @@ function isUndiciMessage(message: unknown): message is UndiciRequestMessage {
 
 /** Starts relaying this thread's requests; returns the function that stops it. */
 export function relayApiRequests(): () => void {
-  const channel = new BroadcastChannel(API_REQUEST_EVENTS);
-  (channel as BroadcastChannel & { unref?: () => void }).unref?.();
+  const announce = announcer<ApiRequestEvent>(API_REQUEST_EVENTS);
   const post = (message: unknown, status: (message: UndiciRequestMessage) => number | 'error') => {
     if (!isUndiciMessage(message) || typeof message.request.origin !== 'string') return;
-    channel.postMessage({ origin: message.request.origin, status: status(message) } satisfies ApiRequestEvent);
+    announce({ origin: message.request.origin, status: status(message) });
   };
   const onHeaders = (message: unknown) => post(message, (known) => (typeof known.response?.statusCode === 'number' ? known.response.statusCode : 'error'));
   const onError = (message: unknown) => post(message, () => 'error');
@@ -37,6 +37,5 @@ export function relayApiRequests(): () => void {
   return () => {
     unsubscribe('undici:request:headers', onHeaders);
     unsubscribe('undici:request:error', onError);
-    channel.close();
   };
 }

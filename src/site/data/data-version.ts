@@ -4,6 +4,8 @@
  * than when their own freshness ends. A BroadcastChannel, because the site runs from Astro's
  * bundle and the front from the source tree: they share no module, only the process.
  */
+import { announcer } from './thread-channel.ts';
+
 export const DATA_VERSION_CHANNEL = 'porchlight:data-version';
 /** Response header carrying the version from the site to the front; never sent to visitors. */
 export const DATA_VERSION_HEADER = 'x-porchlight-data-version';
@@ -12,13 +14,4 @@ export function dataVersionOf(fetchedAt: Date): string {
   return String(fetchedAt.getTime());
 }
 
-let channel: BroadcastChannel | undefined;
-
-export function announceDataVersion(version: string): void {
-  if (!channel) {
-    channel = new BroadcastChannel(DATA_VERSION_CHANNEL);
-    // Announcing must never keep the process alive.
-    (channel as BroadcastChannel & { unref?: () => void }).unref?.();
-  }
-  channel.postMessage(version);
-}
+export const announceDataVersion: (version: string) => void = announcer<string>(DATA_VERSION_CHANNEL);

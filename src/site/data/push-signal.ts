@@ -5,23 +5,15 @@
  */
 export const PUSH_CHANNEL = 'porchlight:push';
 
-type Unrefable = BroadcastChannel & { unref?: () => void };
+import { announcer, listenOn } from './thread-channel.ts';
 
-let sender: BroadcastChannel | undefined;
+const announcePush = announcer<'refresh'>(PUSH_CHANNEL);
 
 export function signalPush(): void {
-  if (!sender) {
-    sender = new BroadcastChannel(PUSH_CHANNEL);
-    (sender as Unrefable).unref?.();
-  }
-  sender.postMessage('refresh');
+  announcePush('refresh');
 }
 
 /** Calls `listener` for each push; returns a function that stops listening. */
 export function onPush(listener: () => void): () => void {
-  const channel = new BroadcastChannel(PUSH_CHANNEL);
-  channel.onmessage = () => listener();
-  // Listening must never keep the process alive.
-  (channel as Unrefable).unref?.();
-  return () => channel.close();
+  return listenOn(PUSH_CHANNEL, () => listener());
 }

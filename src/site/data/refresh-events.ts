@@ -4,6 +4,7 @@
  * live on the main thread; posting costs one small message per refresh.
  */
 import type { RefreshTrigger } from './snapshot-cache.ts';
+import { announcer } from './thread-channel.ts';
 
 export const REFRESH_EVENTS = 'porchlight:refresh';
 
@@ -15,13 +16,4 @@ export interface RefreshEvent {
   requests: number;
 }
 
-let channel: BroadcastChannel | undefined;
-
-export function publishRefresh(event: RefreshEvent): void {
-  if (!channel) {
-    channel = new BroadcastChannel(REFRESH_EVENTS);
-    // Announcing must never keep the thread alive.
-    (channel as BroadcastChannel & { unref?: () => void }).unref?.();
-  }
-  channel.postMessage(event);
-}
+export const publishRefresh: (event: RefreshEvent) => void = announcer<RefreshEvent>(REFRESH_EVENTS);
