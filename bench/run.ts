@@ -126,7 +126,8 @@ async function main(): Promise<void> {
 
     // Churn: a second Porchlight with 1 s freshness while an incident gets an update every second,
     // so every page re-renders continuously; quiet runs of the first one interleaved.
-    const churnSite = await startPorchlight(api.url, api.key, 1);
+    // Pages kept 1 s too, so each one re-renders every second, from data that changed.
+    const churnSite = await startPorchlight(api.url, api.key, 1, { PAGE_CACHE_SECONDS: '1' });
     const churnUrl = `${churnSite.url}/acme`;
     for (let warm = 0; warm < 3; warm += 1) await fetchBytes(churnUrl, true);
     const churner = await startChurn(api.url, api.key);

@@ -66,7 +66,7 @@ export function resultsSection(report: BenchReport): string {
     '| Run | req/s | p50 | p99 | errors |',
     '|---|---|---|---|---|',
     `| Quiet (data fresh for ${apiUse.freshSeconds} s) | ${churn.quiet.requestsPerSecond} | ${ms(churn.quiet.p50Ms)} | ${ms(churn.quiet.p99Ms)} | ${failures(churn.quiet)} |`,
-    `| Churn (1 s freshness, an incident update every second: ${churn.updates} updates, ${churn.refreshes} data refreshes) | ${churn.churn.requestsPerSecond} | ${ms(churn.churn.p50Ms)} | ${ms(churn.churn.p99Ms)} | ${failures(churn.churn)} |`,
+    `| Churn (1 s data freshness and page cache, an incident update every second: ${churn.updates} updates, ${churn.refreshes} data refreshes) | ${churn.churn.requestsPerSecond} | ${ms(churn.churn.p50Ms)} | ${ms(churn.churn.p99Ms)} | ${failures(churn.churn)} |`,
     '',
     '### Targets',
     '',

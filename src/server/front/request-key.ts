@@ -36,6 +36,8 @@ export interface CheckedHost {
   host: string;
   /** The host name the cache keys by. */
   key: string;
+  /** Cache targets of this host's URLs, remembered (see cacheTarget). */
+  targets: Map<string, CacheTarget | null>;
 }
 
 const checked = new Map<string, CheckedHost | null>();
@@ -47,7 +49,7 @@ export function checkHost(header: string | undefined): CheckedHost | null {
   const known = checked.get(raw);
   if (known !== undefined) return known;
   const host = validHost(raw);
-  const result = host === null ? null : { host, key: hostKey(host) };
+  const result = host === null ? null : { host, key: hostKey(host), targets: new Map() };
   if (checked.size >= MAX_REMEMBERED_HOSTS) checked.clear();
   checked.set(raw, result);
   return result;
@@ -74,8 +76,33 @@ export interface CacheTarget {
   path: string;
 }
 
-/** The key of a GET or HEAD for an origin-form path (see request-gate.ts), or null: not cacheable. */
+/**
+ * URLs remembered across all hosts (a site has a few hundred addresses; junk URLs only cause a
+ * clear-out), and the longest one remembered: at most a few megabytes whatever clients send.
+ */
+const MAX_REMEMBERED_TARGETS = 4096;
+const MAX_REMEMBERED_URL_LENGTH = 256;
+let rememberedTargets = 0;
+
+/**
+ * The key of a GET or HEAD for an origin-form path (see request-gate.ts), or null: not cacheable.
+ * Remembered per host, so a hit costs one map look-up rather than parsing and a new key string.
+ */
 export function cacheTarget(url: string, host: CheckedHost): CacheTarget | null {
+  const known = host.targets.get(url);
+  if (known !== undefined) return known;
+  const target = targetOf(url, host);
+  if (url.length > MAX_REMEMBERED_URL_LENGTH) return target;
+  if (rememberedTargets >= MAX_REMEMBERED_TARGETS) {
+    for (const checkedHost of checked.values()) checkedHost?.targets.clear();
+    rememberedTargets = 0;
+  }
+  host.targets.set(url, target);
+  rememberedTargets += 1;
+  return target;
+}
+
+function targetOf(url: string, host: CheckedHost): CacheTarget | null {
   // Bounded keys keep one client from filling the cache with megabyte-long URLs.
   if (!url.startsWith('/') || url.length > MAX_URL_LENGTH) return null;
   // Passed through to the site as it came: its redirect depends on the query, and is never stored.

@@ -40,7 +40,9 @@ export interface ThreadOptions {
 }
 
 export function startThread<Ready>(entry: URL, workerData: unknown, name: string, options: ThreadOptions = {}): Promise<StartedThread<Ready>> {
-  const worker = new Worker(entry, { workerData, name, stdout: options.output !== undefined });
+  // A small young generation, as `npm start` gives the main thread (--max-semi-space-size=4): each
+  // thread has a heap of its own, and short-lived render garbage should not grow resident memory.
+  const worker = new Worker(entry, { workerData, name, stdout: options.output !== undefined, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
   if (options.output) worker.stdout.pipe(options.output, { end: false });
   let closing = false;
   const exitListeners: ((code: number) => void)[] = [];
