@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { etagFor, matchesIfNoneMatch, negotiateCoding } from '../../src/server/front/encoding.ts';
-import { canonicalPath, hostKey, validHost } from '../../src/server/front/request-key.ts';
+import { cacheTarget, canonicalPath, checkHost, hostKey, validHost } from '../../src/server/front/request-key.ts';
 
 describe('negotiateCoding', () => {
   it.each([
@@ -63,5 +63,19 @@ describe('cache keys', () => {
     `${'a'.repeat(300)}.test`,
   ])('refuses the Host %j', (host) => {
     expect(validHost(host)).toBeNull();
+  });
+});
+
+describe('remembered cache targets', () => {
+  it('give the same target for the same URL, and stay bounded whatever URLs clients send', () => {
+    const host = checkHost('bounded.example.test')!;
+    expect(cacheTarget('/acme?utm=1', host)).toBe(cacheTarget('/acme?utm=1', host));
+    expect(cacheTarget('/acme?utm=1', host)?.key).toBe('bounded.example.test /acme');
+    for (let index = 0; index < 10_000; index += 1) cacheTarget(`/acme?bust=${index}`, host);
+    expect(host.targets.size).toBeLessThanOrEqual(4096);
+    // Long URLs are answered but never remembered.
+    const long = `/acme?${'x'.repeat(300)}`;
+    expect(cacheTarget(long, host)?.path).toBe('/acme');
+    expect(host.targets.has(long)).toBe(false);
   });
 });
