@@ -6,6 +6,7 @@
 import { exportFilePath } from './file-path.ts';
 import { classifyReference, cssReferences, htmlReferences, type TreeAddress } from './links.ts';
 import { redirectPage } from './redirect-page.ts';
+import { EXPORT_INDEX_PATH } from '../site/view/export-index.ts';
 import type { SiteClient } from './site-client.ts';
 
 export interface TreeRoots {
@@ -59,7 +60,8 @@ export async function crawlTree(
   const seen = new Set<string>();
   const queue: Job[] = [];
   const enqueue = (job: Job): void => {
-    if (seen.has(job.path)) return;
+    // The exporter's own index answers only the exporter: an owner's link to it is not followed.
+    if (seen.has(job.path) || job.path === EXPORT_INDEX_PATH) return;
     seen.add(job.path);
     queue.push(job);
   };

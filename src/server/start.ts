@@ -185,11 +185,11 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
         if (forced) log.warn({ event: 'shutdown' }, `requests still running after ${SHUTDOWN_GRACE_MS / 1000} s were cut`);
         await channel?.stop();
         await front?.close();
-        await site.close();
         if (metricsServer) await drain(metricsServer, 1_000);
         metrics?.close();
-        // Stops the monitoring engine and delivery, then closes the store.
-        await embedded?.close();
+        // The two threads stop side by side; the API's stops its engine and deliveries, then
+        // closes its store.
+        await Promise.all([site.close(), embedded?.close()]);
       })();
       return closing;
     },

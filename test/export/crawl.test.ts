@@ -70,6 +70,17 @@ describe('crawlTree', () => {
     expect(text(files)['acme/index.html']).toBe('page');
   });
 
+  it('never follows an owner link to the exporter\'s own index', async () => {
+    const { client, asked } = fakeSite({
+      '/404.html': notFound,
+      '/acme/': html('<a href="/porchlight-export.json">x</a>'),
+      '/porchlight-export.json': { status: 200, text: '{}', headers: { 'content-type': 'application/json' } },
+    });
+    const files = await crawlTree(client, { host: 'localhost', basePath: '' }, { pages: ['/acme/'], outputs: [] }, () => undefined);
+    expect(asked).not.toContain('localhost/porchlight-export.json');
+    expect(files.has('porchlight-export.json')).toBe(false);
+  });
+
   it('fetches each output by name, and gives up on the tree when one that every page publishes answers 404', async () => {
     const { client } = fakeSite({
       '/404.html': notFound,

@@ -18,6 +18,8 @@ interface Origin {
   lastHost: string | undefined;
   lastPath: string | undefined;
   lastHeaders: Record<string, string | string[] | undefined>;
+  /** Drop the connection instead of answering: a render that throws. */
+  hangUp: boolean;
 }
 
 let origin: Origin;
@@ -33,12 +35,16 @@ async function listen(server: Server): Promise<string> {
 }
 
 beforeEach(async () => {
-  origin = { dataVersion: null, status: 200, cacheControl: 'public, max-age=30', body: '<p>v1</p>'.repeat(200), renders: 0, delayMs: 0, lastHost: undefined, lastPath: undefined, lastHeaders: {} };
+  origin = { dataVersion: null, status: 200, cacheControl: 'public, max-age=30', body: '<p>v1</p>'.repeat(200), renders: 0, delayMs: 0, lastHost: undefined, lastPath: undefined, lastHeaders: {}, hangUp: false };
   upstream = createServer((incoming, outgoing) => {
     origin.renders += 1;
     origin.lastHost = incoming.headers.host;
     origin.lastPath = incoming.url;
     origin.lastHeaders = incoming.headers;
+    if (origin.hangUp) {
+      incoming.socket.destroy();
+      return;
+    }
     setTimeout(() => {
       outgoing.writeHead(origin.status, {
         'content-type': 'text/html; charset=utf-8',
@@ -211,6 +217,30 @@ describe('front cache', () => {
       await response.body.dump();
     }
     expect(origin.renders).toBe(2);
+  });
+
+  it('renders a Host with a trailing dot as the host its key names, so both spellings share the same bytes', async () => {
+    await (await get('/', { host: 'dotted.example.test.' })).body.dump();
+    expect(origin.lastHost).toBe('dotted.example.test');
+    await (await get('/', { host: 'dotted.example.test' })).body.dump();
+    expect(origin.renders).toBe(1);
+  });
+
+  it('keeps old bytes through a render that throws only while they are young enough', async () => {
+    await (await get('/acme')).body.dump();
+    origin.hangUp = true;
+    clock.now += 6_000;
+    const young = await get('/acme');
+    expect(young.statusCode).toBe(200);
+    expect(await young.body.text()).toContain('v1');
+    await settle();
+    // Past maxStaleMs (60 s) the old bytes are dropped once the failed render settles.
+    clock.now += 60_000;
+    await (await get('/acme')).body.dump();
+    await settle();
+    const after = await get('/acme');
+    expect(after.statusCode).toBe(502);
+    await after.body.dump();
   });
 
   it('refuses a Host that is not a plain host name, before anything is rendered or stored', async () => {

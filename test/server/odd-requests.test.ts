@@ -98,6 +98,18 @@ describe('odd requests', () => {
     expect(renders).toHaveLength(0);
   });
 
+  it('a CONNECT socket is closed by the server even when the client keeps its side open', async () => {
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    const ended = new Promise<void>((resolve) => socket.on('end', () => resolve()));
+    socket.on('data', () => undefined);
+    socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    await ended;
+    const connections = () => new Promise<number>((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+    // The server's side is gone although this client never ended its own.
+    await expect.poll(connections, { timeout: 2_000 }).toBe(0);
+    socket.destroy();
+  });
+
   it('an absolute-form request is routed by the host in its URI, not the Host header', async () => {
     const answer = await request('GET http://status.example.test/acme?utm=1 HTTP/1.1', 'Host: evil.test\r\n');
     expect(statusOf(answer)).toBe(200);

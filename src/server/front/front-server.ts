@@ -117,6 +117,12 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
       return page;
     } catch (error) {
       onRender?.((performance.now() - started) / 1000, 'error');
+      // Old bytes stand in for a failed render only while they are young enough (stale-if-error
+      // is bounded): past that, drop them once this fetch has settled and let the request through.
+      if (stale && now() - stale.storedAt >= options.maxStaleMs) {
+        setImmediate(() => cache.delete(context.key));
+        return undefined;
+      }
       throw error;
     }
   }
@@ -287,7 +293,8 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     counts,
     close: async () => {
       dataVersion.close();
-      await pool.close();
+      // Called once no visitor is waiting: background re-renders are abandoned, not awaited.
+      await pool.destroy();
     },
   };
 }

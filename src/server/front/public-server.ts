@@ -47,8 +47,11 @@ export function createPublicServer(handle: http.RequestListener, options: Public
   });
   server.on('connect', (_request: http.IncomingMessage, socket: Duplex) => {
     options.onRejected?.('CONNECT');
+    // Node hands this socket over entirely (no timeout, not closed with the server's other
+    // connections): destroy it once the answer is written, or after a few seconds at most.
     socket.on('error', () => socket.destroy());
-    socket.end(rawAnswer(405, `allow: ${ALLOWED_METHODS}\r\n`));
+    (socket as Duplex & { setTimeout?: (ms: number, callback: () => void) => void }).setTimeout?.(5_000, () => socket.destroy());
+    socket.end(rawAnswer(405, `allow: ${ALLOWED_METHODS}\r\n`), () => socket.destroy());
   });
   return server;
 }

@@ -48,7 +48,10 @@ export function checkHost(header: string | undefined): CheckedHost | null {
   const raw = header ?? '';
   const known = checked.get(raw);
   if (known !== undefined) return known;
-  const host = validHost(raw);
+  const valid = validHost(raw);
+  // Rendered with the spelling the key uses (no trailing dot), so the absolute links built from
+  // the Host are the same for every request that shares the key.
+  const host = valid === null ? null : valid.replace(/\.(?=:\d+$|$)/, '');
   const result = host === null ? null : { host, key: hostKey(host), targets: new Map() };
   if (checked.size >= MAX_REMEMBERED_HOSTS) checked.clear();
   checked.set(raw, result);

@@ -66,7 +66,24 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
   /** Requests and time of the refresh that just failed, for its log line. */
   let failed = { requests: 0, durationMs: 0 };
 
-  let saving = Promise.resolve();
+  /**
+   * One save at a time, and only the newest snapshot waits for its turn: with saves slower than
+   * refreshes, the snapshots in between are skipped rather than queued without bound.
+   */
+  let saving: Promise<void> | null = null;
+  let pending: Snapshot | null = null;
+  function save(snapshot: Snapshot): void {
+    pending = snapshot;
+    saving ??= (async () => {
+      while (pending) {
+        const next: Snapshot = pending;
+        pending = null;
+        await persist(next);
+      }
+      saving = null;
+    })();
+  }
+
   async function persist(snapshot: Snapshot): Promise<void> {
     // The snapshot's copies: the live aggregates may already be advancing in the next refresh.
     await store.save(owner, snapshot.histories).catch((error: unknown) => {
@@ -93,7 +110,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     onLoaded: (snapshot) => {
       announceDataVersion(dataVersionOf(snapshot.fetchedAt));
       // One save at a time, off the refresh's path: pages switch to the new data first.
-      saving = saving.then(() => persist(snapshot));
+      save(snapshot);
     },
     onRestored: (snapshot) => announceDataVersion(dataVersionOf(snapshot.fetchedAt)),
     onFailure: ({ reason, retryInSeconds, trigger }) => {

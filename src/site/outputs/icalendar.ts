@@ -15,7 +15,7 @@
  *   Nothing here reads the clock except to tell a lapsed window.
  */
 import type { MaintenanceWindow } from '../../contract/index.ts';
-import { bySchedule, maintenanceMonitorIds, maintenancePhase } from '../lib/maintenance.ts';
+import { bySchedule, maintenanceMonitorIds, maintenancePhase, type MaintenancePhase } from '../lib/maintenance.ts';
 import { parseInstant } from '../lib/time.ts';
 import type { PageContext } from '../view/page-context.ts';
 import type { OutputSource } from '../view/output-route.ts';
@@ -32,9 +32,10 @@ export const CALENDAR_REFRESH = 'PT1H';
 /** SEQUENCE is an INTEGER, a signed 32-bit number in most readers. */
 const MAX_SEQUENCE = 2_147_483_647;
 
-const STATUS_WORDS: Record<string, string> = {
-  scheduled: 'Scheduled',
-  in_progress: 'In progress',
+/** The window's state in words, by its phase: the same rule as the HTML page and the JSON. */
+const STATUS_WORDS: Record<Exclude<MaintenancePhase, 'lapsed' | 'unknown'>, string> = {
+  upcoming: 'Scheduled',
+  running: 'In progress',
   completed: 'Completed',
   cancelled: 'Cancelled',
 };
@@ -43,6 +44,7 @@ interface Schedule {
   start: number;
   end: number;
   cancelled: boolean;
+  phase: keyof typeof STATUS_WORDS;
 }
 
 /** When and whether the window goes into the calendar; null: left out. */
@@ -53,7 +55,7 @@ function scheduleOf(window: MaintenanceWindow, now: Date): Schedule | null {
   const end = parseInstant(window.scheduledEnd);
   // RFC 5545 wants DTEND after DTSTART; a window without a readable span cannot be placed.
   if (start === null || end === null || end <= start) return null;
-  return { start, end, cancelled: phase === 'cancelled' };
+  return { start, end, cancelled: phase === 'cancelled', phase };
 }
 
 /** The revision instant and SEQUENCE of a window, both from the API's own timestamps. */
@@ -72,14 +74,13 @@ function affectedLabels(window: MaintenanceWindow, context: Pick<PageContext, 'r
   return context.rows.filter((row) => ids.has(row.monitorId)).map((row) => row.label);
 }
 
-function description(window: MaintenanceWindow, context: Pick<PageContext, 'rows'>, home: string): string {
+function description(window: MaintenanceWindow, schedule: Schedule, context: Pick<PageContext, 'rows'>, home: string): string {
   const affected = affectedLabels(window, context);
   const text = window.description?.trim();
-  const status = STATUS_WORDS[window.status.trim().toLowerCase()];
   return [
     ...(text ? [text, ''] : []),
     ...(affected.length > 0 ? [`Affected: ${affected.join(', ')}`] : []),
-    ...(status ? [`Status: ${status}`] : []),
+    `Status: ${STATUS_WORDS[schedule.phase]}`,
     home,
   ].join('\n');
 }
@@ -98,7 +99,7 @@ function vevent(window: MaintenanceWindow, schedule: Schedule, source: OutputSou
     contentLine('DTSTART', icalUtc(schedule.start)),
     contentLine('DTEND', icalUtc(schedule.end)),
     contentLine('SUMMARY', icalText(summary)),
-    contentLine('DESCRIPTION', icalText(description(window, source.context, source.urls.home))),
+    contentLine('DESCRIPTION', icalText(description(window, schedule, source.context, source.urls.home))),
     contentLine('URL', source.urls.home),
     contentLine('STATUS', schedule.cancelled ? 'CANCELLED' : 'CONFIRMED'),
     // Maintenance of a service does not make the subscriber busy.

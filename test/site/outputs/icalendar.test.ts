@@ -120,6 +120,14 @@ describe('maintenanceCalendar', () => {
     expect(text).toContain('SUMMARY:DB\\; cache\\, and \\\\ more <script> 😀 שלום\r\n');
   });
 
+  it('names each window\'s state as the page and the JSON do, by its phase', () => {
+    const byTitle = new Map(parse(render()).events.map(({ event }) => [event.summary, /Status: (.+)/.exec(event.description ?? '')?.[1]]));
+    // 'due' is still `scheduled` in the API but inside its time: in progress, as on the HTML page.
+    expect([...byTitle].find(([title]) => title?.includes('due'))?.[1]).toBe('In progress');
+    expect([...byTitle].find(([title]) => title?.includes('upcoming'))?.[1]).toBe('Scheduled');
+    expect([...byTitle].find(([title]) => title?.includes('done'))?.[1]).toBe('Completed');
+  });
+
   it('uses CRLF only and no line over 75 octets', () => {
     const text = render();
     expect(text.endsWith('END:VCALENDAR\r\n')).toBe(true);
