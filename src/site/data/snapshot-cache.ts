@@ -34,6 +34,8 @@ export interface SnapshotCacheOptions {
   /** Told when the restored snapshot is put into service. */
   onRestored?: (snapshot: Snapshot) => void;
   now?: () => number;
+  /** Waits `ms` (a push held back by a failure backoff or a 429 waits for its end). */
+  sleep?: (ms: number) => Promise<void>;
   onFailure?: (failure: RefreshFailure) => void;
 }
 
@@ -54,11 +56,16 @@ export class SnapshotUnavailableError extends Error {
 }
 
 const KEY = 'snapshot';
+
+/** A wait that never keeps the process alive. */
+function unrefSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
 /** Longest hold a 429's Retry-After can impose. */
 const MAX_RETRY_AFTER_MS = 3_600_000;
 
 export class SnapshotCache {
-  readonly #options: SnapshotCacheOptions & { now: () => number };
+  readonly #options: SnapshotCacheOptions & { now: () => number; sleep: (ms: number) => Promise<void> };
   readonly #cache: LRUCache<string, Snapshot, RefreshTrigger>;
   /** No refresh before this instant (epoch ms): failure backoff or the API's Retry-After. */
   #holdUntil = 0;
@@ -71,7 +78,7 @@ export class SnapshotCache {
   #restored: Snapshot | null = null;
 
   constructor(options: SnapshotCacheOptions) {
-    this.#options = { now: Date.now, ...options };
+    this.#options = { now: Date.now, sleep: unrefSleep, ...options };
     this.#restoring = (options.restore?.() ?? Promise.resolve(null)).catch(() => null).then((snapshot) => {
       if (this.#lastGood === null) this.#restored = snapshot;
       return this.#restored;
@@ -172,11 +179,18 @@ export class SnapshotCache {
    * API before the pushed change), and still respects a failure backoff or a 429's hold.
    */
   async refresh(): Promise<void> {
+    let waited = false;
     for (;;) {
       const status: LRUCache.Status<string, Snapshot, 'push'> = {};
       await this.#cache.fetch(KEY, { forceRefresh: true, allowStale: false, context: 'push', status }).catch(() => undefined);
       // Joined a refresh already running: it is settled and stored now, so start our own.
-      if (status.fetch !== 'inflight') return;
+      if (status.fetch === 'inflight') continue;
+      // Held by a failure backoff or a 429: the change the push announced is fetched once the
+      // hold ends (once: a longer outage is the polling's to ride out), not dropped.
+      const held = this.#holdUntil - this.#options.now();
+      if (held <= 0 || waited) return;
+      waited = true;
+      await this.#options.sleep(held);
     }
   }
 

@@ -182,17 +182,28 @@ describe('SnapshotCache', () => {
       expect((await cache.get()).snapshot.organization?.name).toBe('v3');
     });
 
-    it('respects the failure backoff: no API call before it ends', async () => {
+    it('respects the failure backoff: a held push waits for its end, then asks the API once, so the change is not lost', async () => {
       const clock = { now: 1_000_000 };
       const { state, load } = scriptedLoad(clock);
-      const cache = cacheWith(clock, load);
+      const times: number[] = [];
+      const cache = cacheWith(
+        clock,
+        async () => {
+          times.push(clock.now - 1_000_000);
+          return load();
+        },
+        { sleep: async (ms) => void (clock.now += ms) },
+      );
       await cache.get();
       state.fail = new Error('down');
+      // Fails at once, waits out the 2 s backoff, tries once more, and gives up.
       await cache.refresh();
-      const calls = state.calls;
-      for (let index = 0; index < 10; index += 1) await cache.refresh();
-      expect(state.calls).toBe(calls);
-      expect((await cache.get()).stale).toBe(true);
+      expect(times).toEqual([0, 0, 2_000]);
+      state.fail = null;
+      // Held (4 s, doubled): nothing is asked until the hold ends, then the change is fetched.
+      await cache.refresh();
+      expect(times).toEqual([0, 0, 2_000, 6_000]);
+      expect((await cache.get()).stale).toBe(false);
     });
 
     it('tells what started each load', async () => {
