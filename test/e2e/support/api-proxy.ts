@@ -16,6 +16,8 @@ export interface ApiProxy {
   rewrite: ((path: string, body: unknown) => unknown) | null;
   /** Held this long before each answer (a slow API). */
   delayMs: number;
+  /** The Retry-After of its 429s in 'rate-limited' mode. */
+  retryAfterSeconds: number;
   requests: number;
   close(): Promise<void>;
 }
@@ -23,7 +25,7 @@ export interface ApiProxy {
 export async function startApiProxy(upstreamApiUrl: string): Promise<ApiProxy> {
   const upstream = new URL(upstreamApiUrl);
   const sockets = new Set<Socket>();
-  const proxy: ApiProxy = { url: '', mode: 'pass', rewrite: null, delayMs: 0, requests: 0, close: async () => undefined };
+  const proxy: ApiProxy = { url: '', mode: 'pass', rewrite: null, delayMs: 0, retryAfterSeconds: 3, requests: 0, close: async () => undefined };
 
   async function forward(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     proxy.requests += 1;
@@ -37,7 +39,7 @@ export async function startApiProxy(upstreamApiUrl: string): Promise<ApiProxy> {
       return;
     }
     if (proxy.mode === 'rate-limited') {
-      outgoing.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' }).end('{"error":{"code":"rate_limited","message":"slow down"}}');
+      outgoing.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(proxy.retryAfterSeconds) }).end('{"error":{"code":"rate_limited","message":"slow down"}}');
       return;
     }
     const answer = await request(new URL(incoming.url ?? '/', upstream.origin), {
