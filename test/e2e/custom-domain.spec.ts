@@ -1,5 +1,7 @@
 import { test, expect } from './fixtures.ts';
+import { request } from 'undici';
 import { chromiumArgs, chromiumPath } from './support/chromium.ts';
+import { startPorchlightProcess } from './support/porchlight-process.ts';
 
 // The browser resolves the page's custom domain to this machine, so requests carry that Host.
 test.use({ launchOptions: { executablePath: chromiumPath, args: [...chromiumArgs, '--host-resolver-rules=MAP status.acme.test 127.0.0.1, MAP other.example 127.0.0.1'] } });
@@ -33,5 +35,23 @@ test.describe('a page on its custom domain', () => {
     const port = new URL(porchlight.siteUrl).port;
     await page.goto(`http://other.example:${port}/`);
     await expect(page).toHaveURL(new RegExp(`other.example:${port}/acme/$`));
+  });
+});
+
+test.describe('with SITE_PUBLIC_URL set', () => {
+  test('absolute links name the public address whatever Host a client sends, and a custom domain its own (https, no port)', async ({ porchlight }) => {
+    const site = await startPorchlightProcess({ STATUS_API_URL: porchlight.apiUrl, STATUS_API_KEY: porchlight.apiKey, SITE_PUBLIC_URL: 'https://status.example.test' });
+    try {
+      const statusOf = async (host: string, path: string) => {
+        const response = await request(`${site.siteUrl}${path}`, { headers: { host } });
+        return (await response.body.json()) as { page: { url: string } };
+      };
+      // Until the first data has told the front server the custom domains, then for good.
+      await expect.poll(async () => (await statusOf('invented-name.test', '/acme/api/v2/status.json')).page.url).toBe('https://status.example.test/acme/');
+      expect((await statusOf('another-invented.test:8443', '/acme/api/v2/status.json')).page.url).toBe('https://status.example.test/acme/');
+      expect((await statusOf('status.acme.test:4321', '/api/v2/status.json')).page.url).toBe('https://status.acme.test/');
+    } finally {
+      await site.stop();
+    }
   });
 });

@@ -6,6 +6,7 @@ import { request } from 'undici';
 import { createFrontHandler, type FrontHandler } from '../../src/server/front/front-server.ts';
 import { createPushReceiver } from '../../src/server/push/push-receiver.ts';
 import { DATA_VERSION_CHANNEL, DATA_VERSION_HEADER } from '../../src/site/data/data-version.ts';
+import { CUSTOM_DOMAINS_CHANNEL } from '../../src/site/data/custom-domains.ts';
 
 /** A scripted origin standing in for the Astro server: counts renders, answers what the test says. */
 interface Origin {
@@ -375,3 +376,43 @@ describe('the push route in front of the cache', () => {
   });
 });
 
+
+describe('with the public address known (SITE_PUBLIC_URL)', () => {
+  it('answers every Host that is not a custom domain as the main host: one render, whatever names clients invent', async () => {
+    const withPublic = createFrontHandler({
+      upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      freshMs: 5_000,
+      maxStaleMs: 60_000,
+      maxEntries: 100,
+      maxBytes: 10_000_000,
+      now: () => clock.now,
+      log: () => undefined,
+      publicHost: 'status.example.test',
+    });
+    const server = createServer(withPublic.handle);
+    const address = await listen(server);
+    const ask = async (host: string) => (await request(`${address}/acme`, { headers: { host } })).body.dump();
+    try {
+      // Before the site has told its domains, each Host is answered as asked.
+      await ask('early.example.test');
+      expect(origin.lastHost).toBe('early.example.test');
+      const announce = new BroadcastChannel(CUSTOM_DOMAINS_CHANNEL);
+      announce.postMessage(['status.acme.test']);
+      announce.close();
+      await settle();
+      const rendersBefore = origin.renders;
+      for (let index = 0; index < 20; index += 1) await ask(`random-${index}.example.test`);
+      await ask('status.example.test');
+      expect(origin.renders).toBe(rendersBefore + 1);
+      expect(origin.lastHost).toBe('status.example.test');
+      // A page's own domain keeps its own bytes.
+      await ask('Status.Acme.Test:8080');
+      expect(origin.lastHost).toBe('status.acme.test:8080');
+      expect(origin.renders).toBe(rendersBefore + 2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await withPublic.close();
+    }
+  });
+});

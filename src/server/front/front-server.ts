@@ -15,6 +15,7 @@ import { forwardableHeaders } from './hop-by-hop.ts';
 import { COMPRESSIBLE, encode, isStorable, pageSize, renderedPage, replayableHeaders, type RenderedPage } from './rendered-page.ts';
 import { DATA_VERSION_CHANNEL } from '../../site/data/data-version.ts';
 import { listenOn } from '../../site/data/thread-channel.ts';
+import { followCustomDomains } from '../../site/data/custom-domains.ts';
 import { cacheTarget, checkHost, type CacheTarget, type CheckedHost } from './request-key.ts';
 import { gateRequest, isGateAnswer, type GateAnswer } from './request-gate.ts';
 import type { PushReceiver } from '../push/push-receiver.ts';
@@ -32,6 +33,12 @@ export interface FrontOptions {
   log?: (line: string) => void;
   /** The push route, answered before anything is rendered. */
   push?: PushReceiver;
+  /**
+   * The main host as visitors reach it (SITE_PUBLIC_URL's host[:port]). When set, any Host that
+   * is not a public page's custom domain is answered as this one: one render and one entry for
+   * the main host, whatever names clients send (absolute links then no longer depend on them).
+   */
+  publicHost?: string;
   /** Told of each render of the site (cached or passed through), for metrics. */
   onRender?: (seconds: number, status: number | 'error') => void;
 }
@@ -104,6 +111,16 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   const log = options.log ?? ((line: string) => console.error(line));
   const pool = new Pool(options.upstream, { connections: 16, headersTimeout: 30_000, bodyTimeout: 30_000 });
   const dataVersion = followDataVersion();
+  const domains = options.publicHost ? followCustomDomains() : null;
+  const publicHost = options.publicHost ? checkHost(options.publicHost) : null;
+
+  /** The Host a request is answered as: its own, or the main host's (see FrontOptions.publicHost). */
+  function answeredAs(host: CheckedHost): CheckedHost {
+    const known = domains?.current();
+    // Until the site has said which domains are its pages', every Host is answered as asked.
+    if (!publicHost || !known) return host;
+    return known.has(host.name) ? host : publicHost;
+  }
   const counts: FrontCounts = { hit: 0, stale: 0, miss: 0, pass: 0 };
   const onRender = options.onRender;
   /** Stored bytes from older data than the site now has are replaced at once, not at their TTL. */
@@ -277,8 +294,9 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     if (options.push?.matches(request.url ?? '/')) return options.push.handle(request, response);
     const gated = gateRequest(request);
     if (isGateAnswer(gated)) return sendGateAnswer(request, response, gated);
-    const host = checkHost(gated.host);
-    if (host === null) return plain(response, 400, 'Bad Request: the Host header must be a host name with an optional port.\n');
+    const checked = checkHost(gated.host);
+    if (checked === null) return plain(response, 400, 'Bad Request: the Host header must be a host name with an optional port.\n');
+    const host = answeredAs(checked);
     const target = options.freshMs > 0 ? cacheTarget(gated.path, host) : null;
     const fresh = target === null ? undefined : cache.get(target.key, FRESH_ONLY);
     if (fresh && isCurrent(fresh)) {
@@ -293,6 +311,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     counts,
     close: async () => {
       dataVersion.close();
+      domains?.close();
       // Called once no visitor is waiting: background re-renders are abandoned, not awaited.
       await pool.destroy();
     },

@@ -36,6 +36,8 @@ export interface CheckedHost {
   host: string;
   /** The host name the cache keys by. */
   key: string;
+  /** The host name alone (no port), as custom domains are matched. */
+  name: string;
   /** Cache targets of this host's URLs, remembered (see cacheTarget). */
   targets: Map<string, CacheTarget | null>;
 }
@@ -52,7 +54,7 @@ export function checkHost(header: string | undefined): CheckedHost | null {
   // Rendered with the spelling the key uses (no trailing dot), so the absolute links built from
   // the Host are the same for every request that shares the key.
   const host = valid === null ? null : valid.replace(/\.(?=:\d+$|$)/, '');
-  const result = host === null ? null : { host, key: hostKey(host), targets: new Map() };
+  const result = host === null ? null : { host, key: hostKey(host), name: normalizeHost(host) ?? '', targets: new Map() };
   if (checked.size >= MAX_REMEMBERED_HOSTS) checked.clear();
   checked.set(raw, result);
   return result;

@@ -10,6 +10,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { createClient, RateLimitError, type ApiClient } from '../../api/index.ts';
 import { createLogger, reasonOf, type Logger } from '../../logging/logger.ts';
 import { siteConfig, type SiteConfig } from '../config.ts';
+import { announceCustomDomains } from './custom-domains.ts';
 import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
 import { onPush } from './push-signal.ts';
@@ -108,11 +109,15 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     failureBackoffMs: 2_000,
     restore,
     onLoaded: (snapshot) => {
+      announceCustomDomains(snapshot.pages);
       announceDataVersion(dataVersionOf(snapshot.fetchedAt));
       // One save at a time, off the refresh's path: pages switch to the new data first.
       save(snapshot);
     },
-    onRestored: (snapshot) => announceDataVersion(dataVersionOf(snapshot.fetchedAt)),
+    onRestored: (snapshot) => {
+      announceCustomDomains(snapshot.pages);
+      announceDataVersion(dataVersionOf(snapshot.fetchedAt));
+    },
     onFailure: ({ reason, retryInSeconds, trigger }) => {
       log.warn(
         { event: 'refresh', outcome: 'failure', trigger, reason, retryInSeconds, ...failed },
