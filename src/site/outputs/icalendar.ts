@@ -17,7 +17,7 @@
 import type { MaintenanceWindow } from '../../contract/index.ts';
 import { bySchedule, maintenanceMonitorIds, maintenancePhase, type MaintenancePhase } from '../lib/maintenance.ts';
 import { parseInstant } from '../lib/time.ts';
-import type { PageContext } from '../view/page-context.ts';
+import { affectedServices, type PageContext } from '../view/page-context.ts';
 import type { OutputSource } from '../view/output-route.ts';
 import { PAGE_OUTPUTS } from '../view/page-outputs.ts';
 import { contentLine, icalText, icalUtc } from './ical-text.ts';
@@ -69,13 +69,9 @@ export function windowRevision(window: Pick<MaintenanceWindow, 'createdAt' | 'up
   return { at, sequence };
 }
 
-function affectedLabels(window: MaintenanceWindow, context: Pick<PageContext, 'rows'>): string[] {
-  const ids = maintenanceMonitorIds(window);
-  return context.rows.filter((row) => ids.has(row.monitorId)).map((row) => row.label);
-}
 
 function description(window: MaintenanceWindow, schedule: Schedule, context: Pick<PageContext, 'rows'>, home: string): string {
-  const affected = affectedLabels(window, context);
+  const affected = affectedServices(context, maintenanceMonitorIds(window));
   const text = window.description?.trim();
   return [
     ...(text ? [text, ''] : []),

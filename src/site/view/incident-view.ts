@@ -1,6 +1,7 @@
 import type { Incident } from '../../contract/index.ts';
 import { formatDuration } from '../lib/format-date.ts';
 import {
+  incidentMonitorIds,
   incidentStatusLabel,
   isIncidentActive,
   normalizeSeverity,
@@ -8,6 +9,7 @@ import {
   sortedTimeline,
 } from '../lib/incidents.ts';
 import { pageHrefs } from './hrefs.ts';
+import { affectedServices, type PageContext } from './page-context.ts';
 import { timeView } from './time-view.ts';
 import type { IncidentView } from './types.ts';
 
@@ -17,12 +19,9 @@ import type { IncidentView } from './types.ts';
  */
 export function incidentView(
   incident: Incident,
-  context: { labels: ReadonlyMap<string, string>; basePath: string; now: Date },
+  context: Pick<PageContext, 'rows' | 'basePath' | 'now'>,
 ): IncidentView {
   const resolved = !isIncidentActive(incident);
-  const affected = incident.monitors
-    .map((entry) => context.labels.get(entry.monitor.id))
-    .filter((label): label is string => label !== undefined);
   return {
     id: incident.id,
     title: incident.title,
@@ -35,7 +34,7 @@ export function incidentView(
     resolvedAt: resolved && incident.resolvedAt ? timeView(incident.resolvedAt) : null,
     // Only a closed interval: "ongoing for 2 h" would be false once the page sits on a CDN.
     duration: resolved && incident.resolvedAt ? formatDuration(incident.startedAt, incident.resolvedAt, context.now) : null,
-    affected: [...new Set(affected)],
+    affected: affectedServices(context, incidentMonitorIds(incident)),
     updates: sortedTimeline(incident.updates).map((update) => ({
       id: update.id,
       statusLabel: incidentStatusLabel(update.status),

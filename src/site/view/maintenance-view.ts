@@ -1,5 +1,6 @@
 import type { MaintenanceWindow } from '../../contract/index.ts';
 import { maintenanceMonitorIds } from '../lib/maintenance.ts';
+import { affectedServices, type PageContext } from './page-context.ts';
 import { timeView } from './time-view.ts';
 import type { MaintenanceView } from './types.ts';
 
@@ -7,11 +8,9 @@ import type { MaintenanceView } from './types.ts';
 export function maintenanceView(
   window: MaintenanceWindow,
   state: MaintenanceView['state'],
-  context: { labels: ReadonlyMap<string, string>; now: Date },
+  context: Pick<PageContext, 'rows'>,
 ): MaintenanceView {
-  const affected = [...maintenanceMonitorIds(window)]
-    .map((id) => context.labels.get(id))
-    .filter((label): label is string => label !== undefined);
+  const affected = affectedServices(context, maintenanceMonitorIds(window));
   const description = window.description?.trim();
   return {
     id: window.id,

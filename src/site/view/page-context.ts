@@ -19,8 +19,6 @@ export interface PageContext {
   now: Date;
   branding: BrandingView;
   monitorIds: ReadonlySet<string>;
-  /** Page label of each linked monitor id. */
-  labels: ReadonlyMap<string, string>;
   rows: ReturnType<typeof joinPageMonitors<Snapshot['monitors'][number]>>;
   incidents: Snapshot['incidents'];
   active: Snapshot['incidents'];
@@ -46,7 +44,6 @@ export function pageContext(
     now: options.now,
     branding: brandingView(page, snapshot.organization, pageHrefs(options.basePath).home),
     monitorIds,
-    labels: new Map(rows.map((row) => [row.monitorId, row.label])),
     rows,
     incidents,
     active: activeIncidents(incidents),
@@ -54,4 +51,13 @@ export function pageContext(
     windows: maintenanceForPage(snapshot.maintenance, monitorIds),
     stale: staleNotice(snapshot.fetchedAt, options.stale),
   };
+}
+
+/**
+ * The services among `monitorIds` that this page shows, named and ordered as the page lists them;
+ * a monitor the page does not show is never named (it may be private to another page). The HTML
+ * page, the feeds and the calendar all name affected services with this one rule.
+ */
+export function affectedServices(context: Pick<PageContext, 'rows'>, monitorIds: ReadonlySet<string>): string[] {
+  return context.rows.filter((row) => monitorIds.has(row.monitorId)).map((row) => row.label);
 }
