@@ -3,11 +3,9 @@
  * one public page): a static host cannot send a 302, so the page sends the browser on with a
  * refresh, and names the address for people and crawlers.
  */
-function escapeAttribute(value: string): string {
-  return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-}
+import { escapeMarkup } from '../site/lib/markup.ts';
 
 export function redirectPage(location: string): string {
-  const href = escapeAttribute(location);
+  const href = escapeMarkup(location);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Status</title><meta http-equiv="refresh" content="0; url=${href}"><link rel="canonical" href="${href}"></head><body><main><p><a href="${href}">Go to the status page</a></p></main></body></html>\n`;
 }

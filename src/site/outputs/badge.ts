@@ -24,6 +24,7 @@
  */
 import type { StatusTone } from '../components/tones.ts';
 import { escapeMarkup } from '../lib/markup.ts';
+import { stripXmlForbidden } from './xml.ts';
 import { BADGE_FONT_FAMILY, BADGE_FONT_SIZE, clampText, textWidth } from './badge-font.ts';
 
 export const BADGE_CONTENT_TYPE = 'image/svg+xml; charset=utf-8';
@@ -54,17 +55,14 @@ const RADIUS = 3;
 /** Longest text of one half, in px; longer text ends in "…". */
 export const MAX_TEXT_WIDTH = 240;
 
-/**
- * Characters XML 1.0 forbids (C0 controls but tab, LF, CR; lone surrogates; U+FFFE, U+FFFF) and
- * C1 controls.
- */
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]|\p{Cs}/gu;
+/** C1 controls: XML allows them, but they have no place in a badge (XML's own are left out by stripXmlForbidden). */
+const C1_CONTROLS = /[\u007F-\u009F]/g;
 /** Bidi marks, embeddings, overrides and isolates: a badge's short text needs none of them. */
 const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 /** Owner text made fit for one line of a badge: well-formed, no controls, at most MAX_TEXT_WIDTH. */
 export function badgeText(value: string): string {
-  const text = value.replace(NOT_XML, '').replace(BIDI_CONTROLS, '').replace(/\s+/g, ' ').trim();
+  const text = stripXmlForbidden(value).replace(C1_CONTROLS, '').replace(BIDI_CONTROLS, '').replace(/\s+/g, ' ').trim();
   return clampText(text || '?', MAX_TEXT_WIDTH);
 }
 

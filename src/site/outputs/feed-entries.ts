@@ -8,9 +8,10 @@
  */
 import type { Incident } from '../../contract/index.ts';
 import { formatDateTime } from '../lib/format-date.ts';
-import { incidentStatusLabel, latestIncidents, severityLabel, sortedTimeline } from '../lib/incidents.ts';
+import { escapeMarkup } from '../lib/markup.ts';
+import { incidentMonitorIds, incidentStatusLabel, latestIncidents, severityLabel, sortedTimeline } from '../lib/incidents.ts';
 import { parseInstant } from '../lib/time.ts';
-import type { PageContext } from '../view/page-context.ts';
+import { affectedServices, type PageContext } from '../view/page-context.ts';
 import type { OutputSource } from '../view/output-route.ts';
 import { latestInstant } from './latest-instant.ts';
 import { idScope, recordUuid } from './stable-id.ts';
@@ -42,26 +43,17 @@ export interface FeedData {
   entries: FeedEntry[];
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
 /** HTML character data; quotes too, so the same text is also safe in an attribute. */
-export function htmlText(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
-}
+export const htmlText: (value: string) => string = escapeMarkup;
 
 /** Escaped text with its line breaks kept as <br>. */
 function htmlLines(value: string): string {
   return htmlText(value.trim()).replace(/\r\n|\r|\n/g, '<br>');
 }
 
-/** Services the incident affects, named and ordered as this page shows them; no other monitor. */
-function affectedLabels(incident: Incident, context: Pick<PageContext, 'rows'>): string[] {
-  const ids = new Set(incident.monitors.map((entry) => entry.monitor.id));
-  return context.rows.filter((row) => ids.has(row.monitorId)).map((row) => row.label);
-}
 
 function entryHtml(incident: Incident, context: Pick<PageContext, 'rows'>): string {
-  const affected = affectedLabels(incident, context);
+  const affected = affectedServices(context, incidentMonitorIds(incident));
   const facts = [
     `Impact: ${severityLabel(incident.severity)}.`,
     `Status: ${incidentStatusLabel(incident.status)}.`,
