@@ -6,9 +6,10 @@
  * never reads half a file); files the previous export wrote and this one does not are removed.
  * Files the export never wrote (a CNAME, a robots.txt of your own) are left alone.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomically } from '../site/data/atomic-file.ts';
 import { z } from 'zod';
 
 export const MANIFEST_NAME = '.porchlight-export.json';
@@ -45,18 +46,6 @@ function inside(outDir: string, file: string): string {
   return full;
 }
 
-async function writeAtomically(target: string, body: Buffer | string): Promise<void> {
-  await mkdir(path.dirname(target), { recursive: true });
-  // Hidden and unique, beside the target: rename(2) is atomic only within one file system.
-  const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    await writeFile(temporary, body);
-    await rename(temporary, target);
-  } catch (error) {
-    await unlink(temporary).catch(() => undefined);
-    throw error;
-  }
-}
 
 async function unchangedOnDisk(full: string, size: number): Promise<boolean> {
   try {
@@ -104,7 +93,7 @@ export async function writeExport(outDir: string, files: ReadonlyMap<string, Buf
       result.unchanged.push(file);
       continue;
     }
-    await writeAtomically(full, body);
+    await writeFileAtomically(full, body);
     result.written.push(file);
   }
 
@@ -122,7 +111,7 @@ export async function writeExport(outDir: string, files: ReadonlyMap<string, Buf
   const manifestPath = path.join(outDir, MANIFEST_NAME);
   const current = await readFile(manifestPath, 'utf8').catch(() => null);
   // Unchanged data rewrites nothing, the manifest included.
-  if (current !== manifest) await writeAtomically(manifestPath, manifest);
+  if (current !== manifest) await writeFileAtomically(manifestPath, manifest);
   return result;
 }
 

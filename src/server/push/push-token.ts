@@ -3,8 +3,9 @@
  * in CACHE_DIR, so the URL the API posts to stays the same across restarts. Never logged.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomically } from '../../site/data/atomic-file.ts';
 
 export const PUSH_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32,128}$/;
 export const PUSH_TOKEN_FILE = 'push-token';
@@ -21,9 +22,6 @@ export async function pushToken(configured: string | undefined, cacheDir: string
   const kept = await readFile(file, 'utf8').then((text) => text.trim(), () => '');
   if (PUSH_TOKEN_PATTERN.test(kept)) return kept;
   const token = newPushToken();
-  await mkdir(cacheDir, { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, `${token}\n`, { encoding: 'utf8', mode: 0o600 });
-  await rename(temporary, file);
+  await writeFileAtomically(file, `${token}\n`, { mode: 0o600 });
   return token;
 }

@@ -3,8 +3,9 @@
  * One JSON file, replaced atomically; it belongs to one API and organization, and a file
  * written for another (or unreadable) is ignored rather than mixed in.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomically } from './atomic-file.ts';
 import { z } from 'zod';
 import type { MonitorHistory } from './uptime-history.ts';
 
@@ -58,11 +59,7 @@ export function historyFile(directory: string): HistoryFile {
       return new Map(Object.entries(parsed.data.histories));
     },
     async save(owner, histories) {
-      await mkdir(directory, { recursive: true });
-      const temporary = `${file}.${process.pid}.tmp`;
-      const body = JSON.stringify({ version: 1, owner, histories: Object.fromEntries(histories) });
-      await writeFile(temporary, body, 'utf8');
-      await rename(temporary, file);
+      await writeFileAtomically(file, JSON.stringify({ version: 1, owner, histories: Object.fromEntries(histories) }));
     },
   };
 }

@@ -6,8 +6,9 @@
  * of checks can carry credentials). Read back through the contract's schemas, so a corrupt,
  * truncated, oversized or foreign file never reaches a page: it is ignored with one reason.
  */
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomically } from './atomic-file.ts';
 import { z } from 'zod';
 import { incidentSchema, maintenanceSchema, monitorSchema, organizationSchema, pageMonitorSchema, statusPageSchema, type Monitor } from '../../contract/index.ts';
 import { monitorHistorySchema } from './history-file.ts';
@@ -93,10 +94,7 @@ export function snapshotFile(directory: string): SnapshotFile {
     async save(owner, snapshot) {
       const body = serializeSnapshot(owner, snapshot);
       if (Buffer.byteLength(body) > MAX_SNAPSHOT_BYTES) throw new Error(`the snapshot is larger than ${MAX_SNAPSHOT_BYTES} bytes`);
-      await mkdir(directory, { recursive: true });
-      const temporary = `${file}.${process.pid}.tmp`;
-      await writeFile(temporary, body, { encoding: 'utf8', mode: 0o600 });
-      await rename(temporary, file);
+      await writeFileAtomically(file, body, { mode: 0o600 });
     },
   };
 }
