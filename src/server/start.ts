@@ -22,6 +22,7 @@ import { createMetrics, metricsHandler } from './metrics.ts';
 import { createPushReceiver } from './push/push-receiver.ts';
 import { keepPushChannel, loopbackOrigin, planPush, pushUrl, type PushPlan } from './push/push-setup.ts';
 import { pushToken } from './push/push-token.ts';
+import { removeLocalConnection, writeLocalConnection } from './local-connection.ts';
 
 /** How long requests in flight get to finish on shutdown. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -172,9 +173,17 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     ? keepPushChannel({ apiUrl, apiKey, name: plan.name, webhookUrl: pushUrl(plan.publicUrl ?? loopbackOrigin(address), token), log: pushLog })
     : null;
 
+  const siteUrl = `http://${urlHost(HOST)}:${address.port}`;
+  // The `porchlight` CLI on this machine finds the embedded API here (see local-connection.ts).
+  if (embedded) {
+    await writeLocalConnection(config.site.CACHE_DIR, { apiUrl, apiKey, siteUrl, pid: process.pid }).catch((error: unknown) => {
+      log.warn({ reason: reasonOf(error) }, `could not record the embedded API for the porchlight CLI (${reasonOf(error)})`);
+    });
+  }
+
   let closing: Promise<void> | null = null;
   return {
-    siteUrl: `http://${urlHost(HOST)}:${address.port}`,
+    siteUrl,
     apiUrl,
     metricsUrl,
     push: plan,
@@ -185,6 +194,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
         const { forced } = await drain(server, SHUTDOWN_GRACE_MS);
         if (forced) log.warn({ event: 'shutdown' }, `requests still running after ${SHUTDOWN_GRACE_MS / 1000} s were cut`);
         await channel?.stop();
+        if (embedded) await removeLocalConnection(config.site.CACHE_DIR, process.pid);
         await front?.close();
         if (metricsServer) await drain(metricsServer, 1_000);
         metrics?.close();
