@@ -5,10 +5,10 @@
  * - a day and a time in UTC: `today 14:30`, `tomorrow 02:00 UTC`, `tomorrow` (00:00 UTC).
  * Durations (`--duration`): `2h`, `90m`, `1h30m`, `1d`, `45 minutes`.
  */
-import { addDays, addMilliseconds } from 'date-fns';
 import { UsageError } from './cli-error.ts';
 
-const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const UNIT_MS_DAY = 86_400_000;
+const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: UNIT_MS_DAY };
 
 function unitOf(word: string): string | null {
   if (/^(s|sec|secs|second|seconds)$/.test(word)) return 's';
@@ -51,7 +51,7 @@ function fromDayWord(text: string, now: Date): Date | null {
   if (!match) return null;
   const [, word, hour = '0', minute = '0'] = match;
   if (Number(hour) > 23 || Number(minute) > 59) return null;
-  const base = word?.toLowerCase() === 'tomorrow' ? addDays(now, 1) : now;
+  const base = word?.toLowerCase() === 'tomorrow' ? new Date(now.getTime() + UNIT_MS_DAY) : now;
   return new Date(Date.UTC(base.getUTCFullYear(), base.getUTCMonth(), base.getUTCDate(), Number(hour), Number(minute)));
 }
 
@@ -60,7 +60,7 @@ function fromRelative(text: string, now: Date): Date | null {
   const match = /^(?:\+|in\s+)(.+)$/i.exec(text);
   if (!match?.[1]) return null;
   const ms = parseDurationMs(match[1]);
-  return ms === null ? null : addMilliseconds(now, ms);
+  return ms === null ? null : new Date(now.getTime() + ms);
 }
 
 /** `flag` names the option in the error, e.g. `--start`. */
