@@ -33,6 +33,21 @@ function details(error: ApiStatusError): string {
   return list.slice(0, 3).map((detail) => `${detail.path || 'body'}: ${detail.message}`).join('; ');
 }
 
+const KINDS: Record<string, string> = {
+  monitors: 'monitor',
+  'status-pages': 'status page',
+  incidents: 'incident',
+  maintenance: 'maintenance window',
+  notifications: 'notification channel',
+};
+
+/** `/api/v1/incidents/inc_1/…` as `incident "inc_1"`; any other path as itself. */
+function notFoundSubject(path: string): string {
+  const match = /\/api\/v1\/([a-z-]+)\/([^/?]+)/.exec(path);
+  const kind = match?.[1] ? KINDS[match[1]] : undefined;
+  return kind && match?.[2] ? `no ${kind} "${decodeURIComponent(match[2])}"` : path;
+}
+
 /** `apiUrl` names where the CLI tried to go, for "unreachable". */
 export function describeError(error: unknown, apiUrl: string | null): Failure {
   const api = (message: string): Failure => ({ message, exitCode: EXIT_API });
@@ -47,7 +62,7 @@ export function describeError(error: unknown, apiUrl: string | null): Failure {
     const wait = error.retryAfterSeconds === undefined ? 'a moment' : `${error.retryAfterSeconds} s`;
     return api(`rate limited by the API: retry in ${wait} (429)`);
   }
-  if (error instanceof NotFoundError) return api(`not found: ${error.method} ${error.path} (404)`);
+  if (error instanceof NotFoundError) return api(`not found: ${notFoundSubject(error.path)} (404)`);
   if (error instanceof ApiStatusError) {
     const code = error.code ?? `HTTP ${error.status}`;
     return api(`${code === 'validation_error' ? 'invalid' : code}: ${details(error)} (${error.status})`);

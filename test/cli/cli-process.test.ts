@@ -203,8 +203,8 @@ describe('failures: exit code and one line', () => {
     expect(await failure(['status'], 1, { STATUS_API_KEY: 'pl_wrong' })).toBe('porchlight: bad API key: the API refused it (401); check STATUS_API_KEY or --api-key-file');
     expect(await failure(['status'], 1, { STATUS_API_URL: 'http://127.0.0.1:9/api/v1' })).toBe('porchlight: API unreachable at http://127.0.0.1:9/api/v1 (ECONNREFUSED)');
     expect(await failure(['incident', 'open', '--title', 'X', '--severity', 'minor', '--monitor', 'Mainframe'], 1)).toMatch(/^porchlight: not found: no monitor "Mainframe"; known: .*Primary database \(mon_/);
-    expect(await failure(['incident', 'show', 'inc_missing'], 1)).toBe('porchlight: not found: GET /api/v1/incidents/inc_missing (404)');
-    expect(await failure(['incident', 'update', 'inc_missing', '--status', 'resolved', '--message', 'x'], 1)).toMatch(/^porchlight: not found: PATCH /);
+    expect(await failure(['incident', 'show', 'inc_missing'], 1)).toBe('porchlight: not found: no incident "inc_missing" (404)');
+    expect(await failure(['incident', 'update', 'inc_missing', '--status', 'resolved', '--message', 'x'], 1)).toBe('porchlight: not found: no incident "inc_missing" (404)');
     expect(await failure(['maintenance', 'complete', (await client.maintenance.create({ title: 'later', scheduledStart: '2031-01-01T00:00:00Z', scheduledEnd: '2031-01-01T01:00:00Z', monitorIds: [] })).id], 1)).toMatch(/^porchlight: invalid_state: .*\(409\)$/);
   });
 
