@@ -1,4 +1,5 @@
 import type { CheckOutcome, CheckTarget } from './checks/run-check.ts';
+import type { EgressPolicy } from './egress/egress-policy.ts';
 import type { EngineHooks } from './engine/engine.ts';
 import type { Notifier } from './events/notifier.ts';
 import type { Store } from './store/store.ts';
@@ -14,4 +15,6 @@ export interface ServiceDeps {
   engine: EngineHooks;
   /** Failed checks in a row before a monitor counts as down. */
   failureThreshold: number;
+  /** Which check and webhook targets an organization may save (and the engine may reach). */
+  egress: EgressPolicy;
 }

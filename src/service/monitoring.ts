@@ -1,4 +1,5 @@
 import { runCheck, type CheckOutcome, type CheckTarget } from './checks/run-check.ts';
+import type { EgressPolicy } from './egress/egress-policy.ts';
 import { MonitoringEngine } from './engine/engine.ts';
 import { DEFAULT_FAILURE_THRESHOLD } from './engine/health-transition.ts';
 import { systemTimers, type Timers } from './engine/timers.ts';
@@ -53,8 +54,11 @@ export interface Monitoring {
   runCheck: (target: CheckTarget) => Promise<CheckOutcome>;
 }
 
-/** Builds the notifier, the delivery queue and the engine from the options (nothing is started yet). */
-export function createMonitoring(store: Store, now: () => Date, log: (line: string) => void, options: MonitoringOptions): Monitoring {
+/**
+ * Builds the notifier, the delivery queue and the engine from the options (nothing is started yet).
+ * Every check and webhook connects through `egress`.
+ */
+export function createMonitoring(store: Store, now: () => Date, log: (line: string) => void, options: MonitoringOptions, egress: EgressPolicy): Monitoring {
   const deliveries =
     options.notifications?.deliver === false
       ? null
@@ -64,11 +68,12 @@ export function createMonitoring(store: Store, now: () => Date, log: (line: stri
             retryDelaysMs: options.notifications?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
             webhookTimeoutMs: options.notifications?.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
             smtp: options.smtp ?? null,
+            egress,
           },
         );
   const notifier = new Notifier(store, log, deliveries);
   const failureThreshold = options.failureThreshold ?? DEFAULT_FAILURE_THRESHOLD;
-  const check = (target: CheckTarget): Promise<CheckOutcome> => runCheck(target);
+  const check = (target: CheckTarget): Promise<CheckOutcome> => runCheck(target, { egress });
   const engine =
     options.scheduler === false
       ? null

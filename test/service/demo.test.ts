@@ -174,7 +174,7 @@ describe('demo logo', () => {
     try {
       const before = listOf(await client.get('/status-pages')).items as { slug: string; logoUrl: string | null }[];
       expect(before.find((page) => page.slug === 'acme')?.logoUrl).toBe('https://acme.example/logo.svg');
-      service.setDemoSiteUrl('http://127.0.0.1:9999/');
+      service.setSiteUrl('http://127.0.0.1:9999/');
       const after = listOf(await client.get('/status-pages')).items as { slug: string; logoUrl: string | null }[];
       expect(after.find((page) => page.slug === 'acme')?.logoUrl).toBe('http://127.0.0.1:9999/demo/acme-logo.svg');
       expect(after.find((page) => page.slug === 'internal')?.logoUrl).toBeNull();

@@ -17,7 +17,7 @@ try {
   onMessages(
     () => service.close(),
     (message) => {
-      if (message.type === 'demo-site-url' && typeof message.url === 'string') service.setDemoSiteUrl(message.url);
+      if (message.type === 'site-url' && typeof message.url === 'string') service.setSiteUrl(message.url);
     },
   );
   announceReady({ url: service.url, demo: service.demo });

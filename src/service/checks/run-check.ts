@@ -1,4 +1,6 @@
 import type { Dispatcher } from 'undici';
+import { EgressPolicy } from '../egress/egress-policy.ts';
+import { guardedAgent } from '../egress/guarded-agent.ts';
 import type { CheckOutcome, CheckTarget } from './check-types.ts';
 import { describeNetworkError } from './describe-network-error.ts';
 import { httpCheck } from './http-check.ts';
@@ -7,12 +9,35 @@ import { tcpCheck } from './tcp-check.ts';
 
 export type { CheckOutcome, CheckTarget } from './check-types.ts';
 
+export interface RunCheckOptions {
+  /** Where checks may connect; default: public addresses only. */
+  egress?: EgressPolicy;
+  /** Replaces the policy's own dispatcher for HTTP checks (tests only: it bypasses the policy). */
+  dispatcher?: Dispatcher;
+  maxRedirects?: number;
+}
+
+const STRICT = new EgressPolicy({ allowPrivate: false });
+
+/** One pool per policy: every HTTP check (each redirect hop) connects through the policy. */
+const agents = new WeakMap<EgressPolicy, Dispatcher>();
+
+function agentOf(policy: EgressPolicy): Dispatcher {
+  let agent = agents.get(policy);
+  if (!agent) {
+    agent = guardedAgent(policy);
+    agents.set(policy, agent);
+  }
+  return agent;
+}
+
 function down(error: string): CheckOutcome {
   return { status: 'down', latencyMs: 0, statusCode: null, error };
 }
 
-async function dispatch(target: CheckTarget, options: { dispatcher?: Dispatcher; maxRedirects?: number }): Promise<CheckOutcome> {
+async function dispatch(target: CheckTarget, options: RunCheckOptions): Promise<CheckOutcome> {
   if (!(target.timeoutSeconds > 0)) return down('timeout must be a positive number of seconds');
+  const egress = options.egress ?? STRICT;
   switch (target.type) {
     case 'http':
       if (!target.url) return down('http check needs a url');
@@ -25,27 +50,27 @@ async function dispatch(target: CheckTarget, options: { dispatcher?: Dispatcher;
           timeoutSeconds: target.timeoutSeconds,
           rules: target.rules,
         },
-        options,
+        { dispatcher: options.dispatcher ?? agentOf(egress), maxRedirects: options.maxRedirects },
       );
     case 'tcp':
       if (!target.host || target.port == null) return down('tcp check needs a host and a port');
-      return tcpCheck(target.host, target.port, target.timeoutSeconds);
-    case 'ping':
+      return tcpCheck(target.host, target.port, target.timeoutSeconds, async (host, port) => (await egress.resolve(host, port)).address);
+    case 'ping': {
       if (!target.host) return down('ping check needs a host');
-      return pingCheck(target.host, target.timeoutSeconds);
+      // ping resolves names itself: it is handed the address the policy checked instead.
+      const { address } = await egress.resolve(target.host, null);
+      return pingCheck(address, target.timeoutSeconds);
+    }
     default:
       return down('unknown check type');
   }
 }
 
 /**
- * Runs one check of a monitor. Never throws: every failure, including a bug in a check,
- * becomes status 'down' with a message that contains no request header values.
+ * Runs one check of a monitor. Never throws: every failure, including a bug in a check or a target
+ * the egress policy refuses, becomes status 'down' with a message that contains no request header values.
  */
-export async function runCheck(
-  target: CheckTarget,
-  options: { dispatcher?: Dispatcher; maxRedirects?: number } = {},
-): Promise<CheckOutcome> {
+export async function runCheck(target: CheckTarget, options: RunCheckOptions = {}): Promise<CheckOutcome> {
   try {
     return await dispatch(target, options);
   } catch (err) {

@@ -163,7 +163,7 @@ describe('scheduler limits', () => {
     const folder = mkdtempSync(join(tmpdir(), 'porchlight-restart-'));
     const databasePath = join(folder, 'engine.db');
     try {
-      const quiet = { databasePath, log: () => undefined, notifications: { deliver: false } };
+      const quiet = { databasePath, log: () => undefined, notifications: { deliver: false }, allowPrivateTargets: true };
       const first = await startService({ ...quiet, scheduler: false });
       const { apiKey } = createOrganization(first.store, { name: 'Restart', plan: 'pro' });
       const client = new Client(first.url, apiKey);
