@@ -20,8 +20,10 @@ export interface NotificationOptions {
 
 /** Tuning of the monitoring engine; tests inject timers and randomness to drive time by hand. */
 export interface EngineOptions {
-  /** Checks running at once. Default 8. */
+  /** Checks running at once. Default 8; organizations share them fairly (see engine/limiter.ts). */
   concurrency?: number;
+  /** Most checks one organization may run at once, below its fair share. Default: the fair share alone. */
+  perOrganizationConcurrency?: number;
   /** Safety-net resync of the schedule with the database. Default 30000. */
   resyncIntervalMs?: number;
   /** Longest sleep of the maintenance clock. Default 30000. */
@@ -82,6 +84,7 @@ export function createMonitoring(store: Store, now: () => Date, log: (line: stri
           {
             failureThreshold,
             concurrency: options.engine?.concurrency ?? 8,
+            perOrganizationConcurrency: options.engine?.perOrganizationConcurrency,
             resyncIntervalMs: options.engine?.resyncIntervalMs ?? 30_000,
             maintenanceSweepMs: options.engine?.maintenanceSweepMs ?? 30_000,
           },

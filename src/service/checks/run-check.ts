@@ -2,7 +2,8 @@ import type { Dispatcher } from 'undici';
 import { EgressPolicy } from '../egress/egress-policy.ts';
 import { guardedAgent } from '../egress/guarded-agent.ts';
 import type { CheckOutcome, CheckTarget } from './check-types.ts';
-import { describeNetworkError } from './describe-network-error.ts';
+import { withDeadline } from './deadline.ts';
+import { describeNetworkError, timeoutMessage } from './describe-network-error.ts';
 import { httpCheck } from './http-check.ts';
 import { pingCheck } from './ping-check.ts';
 import { tcpCheck } from './tcp-check.ts';
@@ -57,9 +58,12 @@ async function dispatch(target: CheckTarget, options: RunCheckOptions): Promise<
       return tcpCheck(target.host, target.port, target.timeoutSeconds, async (host, port) => (await egress.resolve(host, port)).address);
     case 'ping': {
       if (!target.host) return down('ping check needs a host');
-      // ping resolves names itself: it is handed the address the policy checked instead.
-      const { address } = await egress.resolve(target.host, null);
-      return pingCheck(address, target.timeoutSeconds);
+      // ping resolves names itself: it is handed the address the policy checked instead. A lookup
+      // that hangs is bounded by the check's timeout too.
+      const timeoutMs = target.timeoutSeconds * 1000;
+      const resolved = await withDeadline(egress.resolve(target.host, null), timeoutMs, () => null);
+      if (resolved === null) return { status: 'down', latencyMs: Math.round(timeoutMs), statusCode: null, error: timeoutMessage(target.timeoutSeconds) };
+      return pingCheck(resolved.address, target.timeoutSeconds);
     }
     default:
       return down('unknown check type');
