@@ -9,6 +9,8 @@ export interface ServiceDeps {
   store: Store;
   now: () => Date;
   log: (line: string) => void;
+  /** Lines only worth reading when debugging (a client that left mid-request). */
+  logDebug: (line: string) => void;
   notifier: Notifier;
   runCheck: (target: CheckTarget) => Promise<CheckOutcome>;
   /** Told about monitor and maintenance changes once they are committed. */

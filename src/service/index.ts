@@ -35,6 +35,8 @@ export interface ServiceOptions extends MonitoringOptions {
   maxBodyBytes?: number;
   now?: () => Date;
   log?: (line: string) => void;
+  /** Debug-level lines (a client that left mid-request); default: dropped. */
+  logDebug?: (line: string) => void;
   /**
    * Local endpoints the demo's monitors check. `siteUrl`: origin of the site (its /healthz), also settable
    * later with `setDemoSiteUrl`. `tcpPort`: the closed port of "Primary database" (default 4329).
@@ -124,7 +126,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const monitoring = createMonitoring(store, now, log, options, egress);
     const { notifier, engine, failureThreshold } = monitoring;
     deliveries = monitoring.deliveries;
-    const deps: ServiceDeps = { store, now, log, notifier, runCheck: monitoring.runCheck, engine: engine ?? NO_ENGINE, failureThreshold, egress };
+    const logDebug = options.logDebug ?? (() => undefined);
+    const deps: ServiceDeps = { store, now, log, logDebug, notifier, runCheck: monitoring.runCheck, engine: engine ?? NO_ENGINE, failureThreshold, egress };
     const server = createServer(
       createApiHandler({
         deps,

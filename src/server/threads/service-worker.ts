@@ -13,7 +13,7 @@ try {
   const { startService } = await import('../../service/index.ts');
   const log = createLogger('api');
   // The service's lines name no URL, key or message body (see docs/api-contract.md).
-  const service = await startService({ ...(workerData as ServiceOptions), log: (line) => log.info(line) });
+  const service = await startService({ ...(workerData as ServiceOptions), log: (line) => log.info(line), logDebug: (line) => log.debug(line) });
   onMessages(
     () => service.close(),
     (message) => {
