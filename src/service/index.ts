@@ -39,7 +39,7 @@ export interface ServiceOptions extends MonitoringOptions {
   logDebug?: (line: string) => void;
   /**
    * Local endpoints the demo's monitors check. `siteUrl`: origin of the site (its /healthz), also settable
-   * later with `setDemoSiteUrl`. `tcpPort`: the closed port of "Primary database" (default 4329).
+   * later with `setSiteUrl` (and, like it, allowed by the egress policy). `tcpPort`: the closed port of "Primary database" (default 4329).
    */
   demoTargets?: { siteUrl?: string; tcpPort?: number };
   /**
@@ -123,6 +123,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       allowPrivate: options.allowPrivateTargets ?? demoInfo(store) !== null,
       ...(options.resolver ? { resolver: options.resolver } : {}),
     });
+    if (options.demoTargets?.siteUrl) egress.trustOrigin(options.demoTargets.siteUrl);
     const monitoring = createMonitoring(store, now, log, options, egress);
     const { notifier, engine, failureThreshold } = monitoring;
     deliveries = monitoring.deliveries;
