@@ -14,6 +14,9 @@ try {
   const log = createLogger('api');
   // The service's lines name no URL, key or message body (see docs/api-contract.md).
   const service = await startService({ ...(workerData as ServiceOptions), log: (line) => log.info(line), logDebug: (line) => log.debug(line) });
+  if (service.allowPrivateTargets) {
+    log.info({ event: 'egress', allowPrivateTargets: true }, 'checks and webhooks may reach loopback and private addresses (ALLOW_PRIVATE_TARGETS, or the demo store): for a single organization only');
+  }
   onMessages(
     () => service.close(),
     (message) => {
