@@ -1,9 +1,10 @@
 /**
  * Runs at most `max` tasks at a time, shared fairly between keys (organizations): one key's slow or
  * hanging tasks can never take every slot.
- * - Each busy key (tasks running or waiting) may hold at most `floor(max / (busy keys + 1))` slots
- *   (at least 1, at most `perKey`): the busy keys together always leave a slot free for one more,
- *   so a key that turns up finds room at once while fewer than `max` keys are busy.
+ * - The busy keys (tasks running or waiting) share `max - 1` slots evenly: each may hold at most
+ *   `floor((max - 1) / busy keys)` (at least 1, at most `perKey`). The last slot is kept for a key
+ *   that turns up, so it starts at once (while fewer than `max` keys are busy); a key alone may use
+ *   all slots but that one.
  * - Waiting keys are served in turn (round robin), each key's tasks in arrival order: a key with one
  *   task waiting goes before a key with fifty.
  * Tasks must not reject (the scheduler's never do); a rejection is swallowed so one bad task cannot
@@ -54,7 +55,7 @@ export class FairLimiter {
   /** Slots one key may hold now. */
   shareNow(): number {
     const busy = new Set([...this.waiting.keys(), ...this.runningByKey.keys()]).size;
-    return Math.min(this.perKey, Math.max(1, Math.floor(this.max / (busy + 1))));
+    return Math.min(this.perKey, Math.max(1, Math.floor((this.max - 1) / Math.max(1, busy))));
   }
 
   /** The first key in turn that has a task waiting and room in its share. */

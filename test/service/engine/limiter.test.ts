@@ -17,29 +17,34 @@ function gate(log: string[], name: string): { task: () => Promise<void>; release
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('FairLimiter', () => {
-  it('gives one busy key half the slots, and a key that turns up a slot at once', async () => {
+  it('keeps one slot free for a key that turns up, and shares the rest evenly between busy keys', async () => {
     const limiter = new FairLimiter(8);
     const log: string[] = [];
     const a = Array.from({ length: 20 }, (_, n) => gate(log, `a${n}`));
     for (const g of a) limiter.run('a', g.task);
-    expect(log).toEqual(['a0', 'a1', 'a2', 'a3']);
-    const b = gate(log, 'b0');
-    limiter.run('b', b.task);
+    // Alone, `a` may use every slot but one.
+    expect(log).toEqual(['a0', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6']);
+    const b = [gate(log, 'b0'), gate(log, 'b1')];
+    for (const g of b) limiter.run('b', g.task);
+    // `b` starts at once in the slot kept free; its second task waits for a slot of its share.
     expect(log.at(-1)).toBe('b0');
-    expect(limiter.activeFor('a')).toBe(4);
-    expect(limiter.queued).toBe(16);
-    // With two busy keys each may hold floor(8 / 3) = 2: a finished task of `a` is not replaced yet.
+    expect(limiter.active).toBe(8);
+    // Two busy keys share 7 slots: at most floor(7 / 2) = 3 each. A finished task of `a` goes to `b`.
     a[0]!.release();
     await tick();
+    expect(log.at(-1)).toBe('b1');
+    for (const n of [1, 2, 3]) {
+      a[n]!.release();
+      await tick();
+    }
+    // `a` is down to 3 and has not started another; the slots it left are free for newcomers.
     expect(limiter.activeFor('a')).toBe(3);
-    a[1]!.release();
+    expect(limiter.activeFor('b')).toBe(2);
+    expect(limiter.active).toBe(5);
+    for (const g of b) g.release();
     await tick();
-    expect(limiter.activeFor('a')).toBe(2);
-    b.release();
-    await tick();
-    // `b` is done: `a` is alone again and goes back to four.
-    expect(limiter.activeFor('a')).toBe(4);
-    expect(log).toEqual(['a0', 'a1', 'a2', 'a3', 'b0', 'a4', 'a5']);
+    // `b` is done: `a` is alone again and goes back to seven.
+    expect(limiter.activeFor('a')).toBe(7);
   });
 
   it('serves waiting keys in turn, not in arrival order', async () => {

@@ -149,7 +149,7 @@ describe('scheduler limits', () => {
   it('runs at most `concurrency` checks at once', async () => {
     const t = await startEngineService({ engine: { concurrency: 2 } });
     target.mode = 'slow';
-    // Two organizations: one alone would get only its fair share (one of the two slots, see fairness.test.ts).
+    // Two organizations: one alone leaves one of the two slots free for another (see fairness.test.ts).
     const ids = await Promise.all([1, 2, 3, 4].map((n) => (n % 2 ? t.a : t.b).post('/monitors', { name: `Slow ${n}`, type: 'http', url: `${target.url}/`, timeout: 1 }).then(idOf)));
     t.clock.advance(0);
     await vi.waitFor(() => expect(target.received).toHaveLength(2));
