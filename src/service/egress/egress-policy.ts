@@ -124,8 +124,9 @@ export class EgressPolicy {
       for (const { address } of addresses) {
         const reason = blockedReason(address);
         if (reason !== null) {
-          const shown = family !== 0 ? address : `${host} resolves to ${address}, which`;
-          throw new EgressRefusedError(`refused: ${shown} is not a public address (${reason}); ${hint}`);
+          // The address a name resolved to is not told: it would map another's internal DNS.
+          const shown = family !== 0 ? `${address} is not a public address` : `${host} resolves to an address that is not public`;
+          throw new EgressRefusedError(`refused: ${shown} (${reason}); ${hint}`);
         }
       }
     }

@@ -139,7 +139,7 @@ describe('targets refused when connecting', () => {
     const test = await service({ resolver: async () => [{ address: '127.0.0.1', family: 4 }] });
     const id = idOf(await test.a.post('/monitors', { name: 'Scan', type: 'tcp', host: 'db.example.test', port: secret.port }));
     const check = dataOf(await test.a.post(`/monitors/${id}/run`));
-    expect(check).toMatchObject({ status: 'down', error: expect.stringMatching(/^refused: db\.example\.test resolves to 127\.0\.0\.1, which is not a public address \(loopback\)/) });
+    expect(check).toMatchObject({ status: 'down', error: expect.stringMatching(/^refused: db\.example\.test resolves to an address that is not public \(loopback\)/) });
     expect(secret.hits).toEqual([]);
   });
 
@@ -152,7 +152,8 @@ describe('targets refused when connecting', () => {
     });
     const id = idOf(await test.a.post('/monitors', { name: 'Mixed', type: 'ping', host: 'mixed.example.test' }));
     const check = dataOf(await test.a.post(`/monitors/${id}/run`));
-    expect(check.error).toMatch(/^refused: mixed\.example\.test resolves to 10\.0\.0\.5/);
+    expect(check.error).toMatch(/^refused: mixed\.example\.test resolves to an address that is not public \(private \(RFC 1918\)\)/);
+    expect(check.error).not.toContain('10.0.0.5');
   });
 
   it('re-checks every redirect hop: an allowed origin cannot bounce the check to loopback', async () => {
