@@ -20,6 +20,7 @@ import { createPublicServer } from './front/public-server.ts';
 import { drain } from './drain.ts';
 import { createMetrics, metricsHandler } from './metrics.ts';
 import { createPushReceiver } from './push/push-receiver.ts';
+import { createTlsGate } from './front/tls-gate.ts';
 import { keepPushChannel, loopbackOrigin, planPush, pushUrl, type PushPlan } from './push/push-setup.ts';
 import { pushToken } from './push/push-token.ts';
 
@@ -149,6 +150,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     maxEntries: 2_000,
     maxBytes: 64 * 1024 * 1024,
     push: receiver,
+    tlsGate: createTlsGate({ publicHostName: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL).hostname : null }),
     ...(config.site.SITE_PUBLIC_URL ? { publicHost: new URL(config.site.SITE_PUBLIC_URL).host } : {}),
     log: (line) => frontLog.warn(line),
     ...(metrics ? { onRender: metrics.onRender } : {}),

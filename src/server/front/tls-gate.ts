@@ -1,0 +1,97 @@
+/**
+ * The gate a TLS-terminating proxy asks before it obtains a certificate on demand
+ * (Caddy's `on_demand_tls { ask … }`): `GET /_porchlight/tls-allowed?domain=NAME` answers 200
+ * only for the custom domain of a public page in the site's current data, or the main host of
+ * SITE_PUBLIC_URL; every other name gets the same 404, whatever the reason, so the gate tells a
+ * prober nothing the DNS does not. Answered on the serving thread from the names the site
+ * announces after each load or restored snapshot (site/data/custom-domains.ts): no API call per
+ * ask, no render, and renewals keep working while the API is down.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { followCustomDomains } from '../../site/data/custom-domains.ts';
+import { normalizeDomainName } from '../../site/lib/domain-name.ts';
+
+export const TLS_GATE_PATH = '/_porchlight/tls-allowed';
+
+export type TlsDecision = 'allowed' | 'refused' | 'not-ready' | 'bad-request';
+
+export interface TlsGateCounts {
+  allowed: number;
+  refused: number;
+}
+
+export interface TlsGate {
+  /** Whether the request is for the gate (any query, any method). */
+  matches(url: string): boolean;
+  handle(request: IncomingMessage, response: ServerResponse): void;
+  readonly counts: TlsGateCounts;
+  close(): void;
+}
+
+export interface TlsGateOptions {
+  /** SITE_PUBLIC_URL's host name, if set: the main host gets its certificate through the gate too. */
+  publicHostName: string | null;
+  /** The public pages' custom domains as the site last announced them; null before the first. */
+  domains?: { current(): ReadonlySet<string> | null; close(): void };
+}
+
+/** The one question: is this name one of the site's own? (`allowed` holds normalized names.) */
+export function decideTls(query: string, allowed: ReadonlySet<string> | null, publicHostName: string | null): TlsDecision {
+  const names = new URLSearchParams(query).getAll('domain');
+  if (names.length !== 1) return 'bad-request';
+  const name = normalizeDomainName(names[0]);
+  if (name !== null && name === normalizeDomainName(publicHostName)) return 'allowed';
+  // Until the site has loaded or restored its data, no custom domain is known either way.
+  if (allowed === null) return 'not-ready';
+  return name !== null && allowed.has(name) ? 'allowed' : 'refused';
+}
+
+const ANSWERS: Record<TlsDecision | 'method', { status: number; body: string; headers?: Record<string, string> }> = {
+  allowed: { status: 200, body: 'allowed\n' },
+  refused: { status: 404, body: 'not allowed\n' },
+  'not-ready': { status: 503, body: 'not ready\n', headers: { 'retry-after': '5' } },
+  'bad-request': { status: 400, body: 'Bad Request: ask with exactly one ?domain=NAME\n' },
+  method: { status: 405, body: 'Method Not Allowed\n', headers: { allow: 'GET, HEAD' } },
+};
+
+export function createTlsGate(options: TlsGateOptions): TlsGate {
+  const domains = options.domains ?? followCustomDomains();
+  const counts: TlsGateCounts = { allowed: 0, refused: 0 };
+  // Announced names are normalized by the site; they are compared in the gate's own spelling.
+  let seen: ReadonlySet<string> | null = null;
+  let normalized: ReadonlySet<string> | null = null;
+  const current = (): ReadonlySet<string> | null => {
+    const latest = domains.current();
+    if (latest !== seen) {
+      seen = latest;
+      normalized = latest === null ? null : new Set([...latest].flatMap((name) => normalizeDomainName(name) ?? []));
+    }
+    return normalized;
+  };
+
+  function handle(request: IncomingMessage, response: ServerResponse): void {
+    const url = request.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const decision = request.method === 'GET' || request.method === 'HEAD'
+      ? decideTls(queryAt === -1 ? '' : url.slice(queryAt + 1), current(), options.publicHostName)
+      : 'method';
+    if (decision === 'allowed') counts.allowed += 1;
+    else if (decision === 'refused') counts.refused += 1;
+    const answer = ANSWERS[decision];
+    response.writeHead(answer.status, {
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': String(Buffer.byteLength(answer.body)),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...answer.headers,
+    });
+    response.end(request.method === 'HEAD' ? undefined : answer.body);
+  }
+
+  return {
+    matches: (url) => url === TLS_GATE_PATH || url.startsWith(`${TLS_GATE_PATH}?`),
+    handle,
+    counts,
+    close: () => domains.close(),
+  };
+}
