@@ -150,7 +150,10 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     maxEntries: 2_000,
     maxBytes: 64 * 1024 * 1024,
     push: receiver,
-    tlsGate: createTlsGate({ publicHostName: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL).hostname : null }),
+    tlsGate: createTlsGate({
+      publicHostName: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL).hostname : null,
+      freshMs: config.site.CACHE_FRESH_SECONDS * 1000,
+    }),
     ...(config.site.SITE_PUBLIC_URL ? { publicHost: new URL(config.site.SITE_PUBLIC_URL).host } : {}),
     log: (line) => frontLog.warn(line),
     ...(metrics ? { onRender: metrics.onRender } : {}),

@@ -33,9 +33,13 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
+/** Names that never change, announced once at the start (fresh for the tests' duration). */
 function staticDomains(names: string[] | null) {
   const set = names === null ? null : new Set(names);
-  return { current: () => set, close: () => undefined };
+  return (onAnnounce: () => void) => {
+    if (set !== null) onAnnounce();
+    return { current: () => set, close: () => undefined };
+  };
 }
 
 async function ask(query: string, method = 'GET'): Promise<{ status: number; body: string; headers: Headers }> {
@@ -91,7 +95,7 @@ describe('decideTls', () => {
 
 describe('the gate over HTTP', () => {
   it('answers 200 for an allowed name and one identical 404 for every refusal', async () => {
-    gate = createTlsGate({ publicHostName: 'status.example.com', domains: staticDomains(['status.acme.test']) });
+    gate = createTlsGate({ publicHostName: 'status.example.com', freshMs: 60_000, domains: staticDomains(['status.acme.test']) });
     const allowed = await ask('?domain=status.acme.test');
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get('cache-control')).toBe('no-store');
@@ -102,21 +106,21 @@ describe('the gate over HTTP', () => {
   });
 
   it('refuses methods other than GET and HEAD, and a missing name', async () => {
-    gate = createTlsGate({ publicHostName: null, domains: staticDomains(['status.acme.test']) });
+    gate = createTlsGate({ publicHostName: null, freshMs: 60_000, domains: staticDomains(['status.acme.test']) });
     expect((await ask('?domain=status.acme.test', 'POST')).status).toBe(405);
     expect((await ask('?domain=status.acme.test', 'HEAD')).status).toBe(200);
     expect((await ask('')).status).toBe(400);
   });
 
   it('answers 503 with Retry-After until the site has loaded or restored its data', async () => {
-    gate = createTlsGate({ publicHostName: null, domains: staticDomains(null) });
+    gate = createTlsGate({ publicHostName: null, freshMs: 60_000, maxWaitMs: 50, domains: staticDomains(null), askForFreshData: () => undefined });
     const answer = await ask('?domain=status.acme.test');
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('5');
   });
 
   it('follows what the site announces: a page made non-public or moved stops being allowed', async () => {
-    gate = createTlsGate({ publicHostName: null, domains: followCustomDomains() });
+    gate = createTlsGate({ publicHostName: null, freshMs: 60_000, domains: followCustomDomains });
     const acme = page({ slug: 'acme', customDomain: 'status.acme.test' });
     const shop = page({ slug: 'shop', customDomain: 'Bücher.Example' });
     announceCustomDomains([acme, shop, page({ slug: 'secret', customDomain: 'secret.acme.test', isPublic: false })]);
@@ -129,5 +133,57 @@ describe('the gate over HTTP', () => {
     await until(async () => (await ask('?domain=status.acme.test')).status === 404);
     expect((await ask('?domain=xn--bcher-kva.example')).status).toBe(404);
     expect((await ask('?domain=status.shop.test')).status).toBe(200);
+  });
+});
+
+describe('names that are no longer current', () => {
+  it('ask the site for fresh data and wait for its next announcement before answering', async () => {
+    let clock = 0;
+    let names = new Set(['status.acme.test']);
+    let announce: () => void = () => undefined;
+    let asks = 0;
+    gate = createTlsGate({
+      publicHostName: null,
+      freshMs: 30_000,
+      maxWaitMs: 5_000,
+      now: () => clock,
+      domains: (onAnnounce) => {
+        announce = onAnnounce;
+        return { current: () => names, close: () => undefined };
+      },
+      // The site answers the ask with a load whose names no longer hold the page made non-public.
+      askForFreshData: () => {
+        asks += 1;
+        setTimeout(() => {
+          names = new Set();
+          announce();
+        }, 50);
+      },
+    });
+    announce();
+    expect((await ask('?domain=status.acme.test')).status).toBe(200);
+    expect(asks).toBe(0);
+    clock = 30_001;
+    const started = performance.now();
+    expect((await ask('?domain=status.acme.test')).status).toBe(404);
+    expect(asks).toBe(1);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('are answered from what is known when no announcement comes (the API is down)', async () => {
+    let clock = 0;
+    let asks = 0;
+    gate = createTlsGate({
+      publicHostName: null,
+      freshMs: 30_000,
+      maxWaitMs: 100,
+      now: () => clock,
+      domains: staticDomains(['status.acme.test']),
+      askForFreshData: () => (asks += 1),
+    });
+    clock = 60_000;
+    const answers = await Promise.all([ask('?domain=status.acme.test'), ask('?domain=status.acme.test'), ask('?domain=other.test')]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 404]);
+    expect(asks).toBe(3);
   });
 });
