@@ -138,11 +138,15 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   const frontLog = createLogger('front');
 
   const site = await startSiteThread();
+  const tlsGate = createTlsGate({
+    publicHostName: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL).hostname : null,
+    freshMs: config.site.CACHE_FRESH_SECONDS * 1000,
+  });
   let front: ReturnType<typeof createFrontHandler> | null = null;
   let rejected = 0;
   const metrics = METRICS_PORT === undefined
     ? null
-    : createMetrics({ apiOrigin: new URL(apiUrl).origin, front: () => front?.counts ?? null, push: () => receiver.counts, rejected: () => rejected });
+    : createMetrics({ apiOrigin: new URL(apiUrl).origin, front: () => front?.counts ?? null, push: () => receiver.counts, tlsGate: () => tlsGate.counts, rejected: () => rejected });
   front = createFrontHandler({
     upstream: site.origin,
     freshMs: PAGE_CACHE_SECONDS * 1000,
@@ -150,10 +154,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     maxEntries: 2_000,
     maxBytes: 64 * 1024 * 1024,
     push: receiver,
-    tlsGate: createTlsGate({
-      publicHostName: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL).hostname : null,
-      freshMs: config.site.CACHE_FRESH_SECONDS * 1000,
-    }),
+    tlsGate,
     ...(config.site.SITE_PUBLIC_URL ? { publicHost: new URL(config.site.SITE_PUBLIC_URL).host } : {}),
     log: (line) => frontLog.warn(line),
     ...(metrics ? { onRender: metrics.onRender } : {}),

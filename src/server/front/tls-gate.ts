@@ -15,7 +15,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { followCustomDomains } from '../../site/data/custom-domains.ts';
 import { askForFreshData } from '../../site/data/data-wanted.ts';
-import { normalizeDomainName } from '../../site/lib/domain-name.ts';
+import { allowedNames, decideName } from '../../site/view/certificate-eligibility.ts';
 
 export const TLS_GATE_PATH = '/_porchlight/tls-allowed';
 
@@ -47,15 +47,10 @@ export interface TlsGateOptions {
   askForFreshData?: () => void;
 }
 
-/** The one question: is this name one of the site's own? (`allowed` holds normalized names.) */
+/** The gate's question, from its query string. `allowed` holds normalized names (allowedNames). */
 export function decideTls(query: string, allowed: ReadonlySet<string> | null, publicHostName: string | null): TlsDecision {
   const names = new URLSearchParams(query).getAll('domain');
-  if (names.length !== 1) return 'bad-request';
-  const name = normalizeDomainName(names[0]);
-  if (name !== null && name === normalizeDomainName(publicHostName)) return 'allowed';
-  // Until the site has loaded or restored its data, no custom domain is known either way.
-  if (allowed === null) return 'not-ready';
-  return name !== null && allowed.has(name) ? 'allowed' : 'refused';
+  return names.length === 1 ? decideName(names[0] ?? '', allowed, publicHostName) : 'bad-request';
 }
 
 const ANSWERS: Record<TlsDecision | 'method', { status: number; body: string; headers?: Record<string, string> }> = {
@@ -92,7 +87,7 @@ export function createTlsGate(options: TlsGateOptions): TlsGate {
     const latest = domains.current();
     if (latest !== seen) {
       seen = latest;
-      normalized = latest === null ? null : new Set([...latest].flatMap((name) => normalizeDomainName(name) ?? []));
+      normalized = latest === null ? null : allowedNames(latest);
     }
     return normalized;
   };
