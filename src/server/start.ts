@@ -20,6 +20,7 @@ import { createPublicServer } from './front/public-server.ts';
 import { drain } from './drain.ts';
 import { createMetrics, metricsHandler } from './metrics.ts';
 import { createPushReceiver } from './push/push-receiver.ts';
+import { createTlsGate } from './front/tls-gate.ts';
 import { keepPushChannel, loopbackOrigin, planPush, pushUrl, type PushPlan } from './push/push-setup.ts';
 import { pushToken } from './push/push-token.ts';
 
@@ -137,11 +138,15 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   const frontLog = createLogger('front');
 
   const site = await startSiteThread();
+  const tlsGate = createTlsGate({
+    publicHostName: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL).hostname : null,
+    freshMs: config.site.CACHE_FRESH_SECONDS * 1000,
+  });
   let front: ReturnType<typeof createFrontHandler> | null = null;
   let rejected = 0;
   const metrics = METRICS_PORT === undefined
     ? null
-    : createMetrics({ apiOrigin: new URL(apiUrl).origin, front: () => front?.counts ?? null, push: () => receiver.counts, rejected: () => rejected });
+    : createMetrics({ apiOrigin: new URL(apiUrl).origin, front: () => front?.counts ?? null, push: () => receiver.counts, tlsGate: () => tlsGate.counts, rejected: () => rejected });
   front = createFrontHandler({
     upstream: site.origin,
     freshMs: PAGE_CACHE_SECONDS * 1000,
@@ -149,6 +154,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     maxEntries: 2_000,
     maxBytes: 64 * 1024 * 1024,
     push: receiver,
+    tlsGate,
     ...(config.site.SITE_PUBLIC_URL ? { publicHost: new URL(config.site.SITE_PUBLIC_URL).host } : {}),
     log: (line) => frontLog.warn(line),
     ...(metrics ? { onRender: metrics.onRender } : {}),
