@@ -9,13 +9,13 @@ export type TcpProbe =
   | { outcome: 'timeout'; latencyMs: number }
   | { outcome: 'error'; latencyMs: number; error: unknown };
 
-/** Turns a host and port into the one address to connect to (the egress policy), or throws. */
-export type AddressOf = (host: string, port: number) => Promise<string>;
+/** Where to connect for a host and port (the egress policy: the host and a lookup answering with checked addresses), or throws. */
+export type AddressOf = (host: string, port: number) => Promise<{ host: string; lookup?: net.TcpNetConnectOpts['lookup'] }>;
 
 /**
  * Tries one TCP connection and closes it at once. Never rejects. With `addressOf`, the host is
- * resolved (and judged) by it first and the connection goes to the address it returns; the
- * timeout and the latency cover that step, as they cover DNS otherwise.
+ * resolved (and judged) by it first and the connection goes only where it says; the timeout and
+ * the latency cover that step, as they cover DNS otherwise.
  */
 export function probeTcp(host: string, port: number, timeoutMs: number, addressOf?: AddressOf): Promise<TcpProbe> {
   return new Promise((resolve) => {
@@ -30,10 +30,10 @@ export function probeTcp(host: string, port: number, timeoutMs: number, addressO
       resolve(probe);
     };
     const timer = setTimeout(() => finish({ outcome: 'timeout', latencyMs: elapsedMs(start) }), timeoutMs);
-    const connect = (address: string): void => {
+    const connect = (target: { host: string; lookup?: net.TcpNetConnectOpts['lookup'] }): void => {
       if (settled) return;
       try {
-        socket = net.connect({ host: address, port });
+        socket = net.connect({ ...target, port });
       } catch (error) {
         // Invalid ports or hosts throw synchronously.
         finish({ outcome: 'error', latencyMs: 0, error });
@@ -46,7 +46,7 @@ export function probeTcp(host: string, port: number, timeoutMs: number, addressO
       });
     };
     if (!addressOf) {
-      connect(host);
+      connect({ host });
       return;
     }
     addressOf(host, port).then(connect, (error: unknown) => finish({ outcome: 'error', latencyMs: elapsedMs(start), error }));

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { EgressPolicy } from '../egress/egress-policy.ts';
+import { EgressPolicy, pinnedLookup } from '../egress/egress-policy.ts';
 import { guardedAgent } from '../egress/guarded-agent.ts';
 import type { CheckOutcome, CheckTarget } from './check-types.ts';
 import { withDeadline } from './deadline.ts';
@@ -55,7 +55,11 @@ async function dispatch(target: CheckTarget, options: RunCheckOptions): Promise<
       );
     case 'tcp':
       if (!target.host || target.port == null) return down('tcp check needs a host and a port');
-      return tcpCheck(target.host, target.port, target.timeoutSeconds, async (host, port) => (await egress.resolve(host, port)).address);
+      return tcpCheck(target.host, target.port, target.timeoutSeconds, async (host, port) => {
+        const addresses = await egress.resolveAll(host, port);
+        // A literal is connected to as it was checked; a name only through the checked answers.
+        return addresses.length === 1 ? { host: addresses[0].address } : { host, lookup: pinnedLookup(addresses) };
+      });
     case 'ping': {
       if (!target.host) return down('ping check needs a host');
       // ping resolves names itself: it is handed the address the policy checked instead. A lookup

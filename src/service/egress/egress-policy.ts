@@ -109,11 +109,12 @@ export class EgressPolicy {
   }
 
   /**
-   * When connecting: the one address to connect to. Every address the name resolves to must be
-   * allowed (a name with one private answer among public ones is refused), so the answer cannot
-   * depend on which record a later lookup picks. Throws EgressRefusedError, or the resolver's error.
+   * When connecting: the addresses to connect to (at least one, in the resolver's order). Every
+   * address the name resolves to must be allowed (a name with one private answer among public ones
+   * is refused), so the answer cannot depend on which record a later lookup picks. Throws
+   * EgressRefusedError, or the resolver's error.
    */
-  async resolve(host: string, port: number | null): Promise<ResolvedAddress> {
+  async resolveAll(host: string, port: number | null): Promise<[ResolvedAddress, ...ResolvedAddress[]]> {
     const canonical = canonicalHost(host);
     const family = isIP(canonical);
     const open = this.allowPrivate || this.isTrusted(host, port);
@@ -130,6 +131,27 @@ export class EgressPolicy {
         }
       }
     }
-    return addresses[0] as ResolvedAddress;
+    return addresses as [ResolvedAddress, ...ResolvedAddress[]];
   }
+
+  /** The first address of `resolveAll`, for a client that connects to one address (ping). */
+  async resolve(host: string, port: number | null): Promise<ResolvedAddress> {
+    return (await this.resolveAll(host, port))[0];
+  }
+}
+
+type LookupCallback = (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void;
+
+/**
+ * A `lookup` for net/tls.connect that answers with addresses already checked, instead of asking
+ * DNS again: the connection can only go to them, and Node's happy eyeballs (`autoSelectFamily`)
+ * still tries each of them in turn (an IPv6 answer on an IPv4-only host does not fail the check).
+ */
+export function pinnedLookup(addresses: readonly ResolvedAddress[]): (hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback) => void {
+  return (_hostname, options, callback) => {
+    const wanted = options.family === 4 || options.family === 6 ? addresses.filter((entry) => entry.family === options.family) : addresses;
+    const usable = wanted.length > 0 ? wanted : addresses;
+    if (options.all) callback(null, usable.map(({ address, family }) => ({ address, family })));
+    else callback(null, usable[0]?.address ?? '', usable[0]?.family ?? 4);
+  };
 }

@@ -181,6 +181,20 @@ describe('targets refused when connecting', () => {
     expect(secret.hits).toEqual([`pinned.example.test:${secret.port}/`]);
   });
 
+  it('tries each checked address in turn, as happy eyeballs does (an IPv6 answer the server does not take)', async () => {
+    const secret = await secretServer();
+    const resolver = vi.fn(async () => [
+      { address: '::1', family: 6 as const },
+      { address: '127.0.0.1', family: 4 as const },
+    ]);
+    const test = await service({ allowPrivateTargets: true, resolver });
+    const http = idOf(await test.a.post('/monitors', { name: 'Dual', type: 'http', url: `http://dual.example.test:${secret.port}/` }));
+    expect(dataOf(await test.a.post(`/monitors/${http}/run`))).toMatchObject({ status: 'up', statusCode: 200 });
+    const tcp = idOf(await test.a.post('/monitors', { name: 'Dual TCP', type: 'tcp', host: 'dual.example.test', port: secret.port }));
+    expect(dataOf(await test.a.post(`/monitors/${tcp}/run`))).toMatchObject({ status: 'up' });
+    expect(resolver).toHaveBeenCalledTimes(2);
+  });
+
   it('refuses a chat webhook saved with a loopback address, without retrying', async () => {
     const secret = await secretServer();
     const test = await service({ notifications: { deliver: true, retryDelaysMs: [10, 10] } });
