@@ -55,6 +55,11 @@ function canonicalHost(host: string): string {
 
 const hint = 'targets must be public addresses (set ALLOW_PRIVATE_TARGETS=true on a single-organization deployment)';
 
+/** The port a URL (or undici's connect options) connects to, its scheme's default included. */
+export function portOf(url: { port: string | number; protocol: string }): number {
+  return Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+}
+
 function hostPort(host: string, port: number): string {
   return `${canonicalHost(host).toLowerCase()}|${port}`;
 }
@@ -79,7 +84,7 @@ export class EgressPolicy {
   trustOrigin(url: string): void {
     if (!URL.canParse(url)) return;
     const parsed = new URL(url);
-    this.trust(parsed.hostname, Number(parsed.port) || (parsed.protocol === 'https:' ? 443 : 80));
+    this.trust(parsed.hostname, portOf(parsed));
   }
 
   /** `port` null: no port (ping); only a trusted host and port is ever exempt. */
@@ -105,7 +110,7 @@ export class EgressPolicy {
   urlRefusal(url: string): string | null {
     if (!URL.canParse(url)) return null;
     const parsed = new URL(url);
-    return this.refusal(parsed.hostname, Number(parsed.port) || (parsed.protocol === 'https:' ? 443 : 80));
+    return this.refusal(parsed.hostname, portOf(parsed));
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Agent, buildConnector } from 'undici';
-import { pinnedLookup, type EgressPolicy } from './egress-policy.ts';
+import { pinnedLookup, portOf, type EgressPolicy } from './egress-policy.ts';
 
 /**
  * An undici Agent whose every connection (each redirect hop included: each is a new connection)
@@ -10,8 +10,7 @@ import { pinnedLookup, type EgressPolicy } from './egress-policy.ts';
 export function guardedAgent(policy: EgressPolicy, options: Agent.Options & { connectTimeoutMs?: number } = {}): Agent {
   const { connectTimeoutMs, ...agentOptions } = options;
   const connect: buildConnector.connector = (connectOptions, callback) => {
-    const port = Number(connectOptions.port) || (connectOptions.protocol === 'https:' ? 443 : 80);
-    policy.resolveAll(connectOptions.hostname, port).then(
+    policy.resolveAll(connectOptions.hostname, portOf(connectOptions)).then(
       (addresses) => {
         // One connector per connection: its lookup answers with this connection's checked addresses.
         const pinned = buildConnector({ ...(connectTimeoutMs === undefined ? {} : { timeout: connectTimeoutMs }), lookup: pinnedLookup(addresses) });
