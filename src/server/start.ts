@@ -43,7 +43,7 @@ export interface RunningPorchlight {
 interface EmbeddedService {
   url: string;
   demo: DemoInfo | null;
-  setDemoSiteUrl(siteUrl: string): void;
+  setSiteUrl(siteUrl: string): void;
   /** Stops the monitoring engine and deliveries, then closes the store. */
   close(): Promise<void>;
 }
@@ -66,7 +66,7 @@ async function startEmbeddedService(config: LauncherConfig, threads: ThreadOptio
   return {
     url: thread.ready.url,
     demo: thread.ready.demo,
-    setDemoSiteUrl: (siteUrl) => thread.post({ type: 'demo-site-url', url: siteUrl }),
+    setSiteUrl: (siteUrl) => thread.post({ type: 'site-url', url: siteUrl }),
     close: () => thread.close(),
   };
 }
@@ -171,8 +171,10 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   }
   const metricsUrl = metricsServer ? `http://${urlHost(HOST)}:${(metricsServer.address() as AddressInfo).port}/metrics` : null;
 
-  // The demo's "Website" monitor checks this very site's /healthz.
-  embedded?.setDemoSiteUrl(`${loopbackOrigin(address)}/`);
+  // The embedded API lets its checks and webhooks reach this very site (the push channel below posts
+  // to it) and points the demo's "Website" monitor at its /healthz. Posted before the channel is set
+  // up; should the channel's request still come first, its set-up is retried.
+  embedded?.setSiteUrl(`${loopbackOrigin(address)}/`);
   warmUp(site.origin, frontLog);
   const channel = plan.on && token
     ? keepPushChannel({ apiUrl, apiKey, name: plan.name, webhookUrl: pushUrl(plan.publicUrl ?? loopbackOrigin(address), token), log: pushLog })

@@ -23,6 +23,10 @@ async function main(): Promise<void> {
     }
   }
   if (!config.smtp) console.log('E-mail notifications are not sent: SMTP_HOST is not set');
+  if (service.allowPrivateTargets) {
+    const why = config.allowPrivateTargets === undefined ? 'the store holds the demo organization' : 'ALLOW_PRIVATE_TARGETS=true';
+    console.log(`Checks and webhooks may reach loopback and private addresses (${why}): for a single organization only`);
+  }
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;

@@ -13,11 +13,14 @@ try {
   const { startService } = await import('../../service/index.ts');
   const log = createLogger('api');
   // The service's lines name no URL, key or message body (see docs/api-contract.md).
-  const service = await startService({ ...(workerData as ServiceOptions), log: (line) => log.info(line) });
+  const service = await startService({ ...(workerData as ServiceOptions), log: (line) => log.info(line), logDebug: (line) => log.debug(line) });
+  if (service.allowPrivateTargets) {
+    log.info({ event: 'egress', allowPrivateTargets: true }, 'checks and webhooks may reach loopback and private addresses (ALLOW_PRIVATE_TARGETS, or the demo store): for a single organization only');
+  }
   onMessages(
     () => service.close(),
     (message) => {
-      if (message.type === 'demo-site-url' && typeof message.url === 'string') service.setDemoSiteUrl(message.url);
+      if (message.type === 'site-url' && typeof message.url === 'string') service.setSiteUrl(message.url);
     },
   );
   announceReady({ url: service.url, demo: service.demo });

@@ -1,3 +1,4 @@
+import type { EgressPolicy } from '../egress/egress-policy.ts';
 import type { Cancel, Timers } from '../engine/timers.ts';
 import type { NotificationChannelRecord } from '../store/notifications.ts';
 import { newId } from '../store/ids.ts';
@@ -16,6 +17,8 @@ export interface DeliverySettings {
   webhookTimeoutMs: number;
   /** Unset: e-mail deliveries are recorded as skipped. */
   smtp: SmtpSettings | null;
+  /** Where webhooks may connect (the SMTP server is the operator's, not a tenant's: not subject to it). */
+  egress: EgressPolicy;
 }
 
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000];
@@ -60,7 +63,7 @@ export class DeliveryQueue {
     this.log = deps.log;
     this.timers = deps.timers;
     this.retryDelaysMs = settings.retryDelaysMs;
-    this.webhooks = new WebhookTransport(settings.webhookTimeoutMs);
+    this.webhooks = new WebhookTransport(settings.webhookTimeoutMs, settings.egress);
     this.email = new EmailTransport(settings.smtp);
   }
 

@@ -1,5 +1,7 @@
-import { Agent, request } from 'undici';
-import { isTimeoutError, knownNetworkMessage, redact } from '../checks/describe-network-error.ts';
+import { request, type Agent } from 'undici';
+import { checkFailureIn, isTimeoutError, knownNetworkMessage, redact } from '../checks/describe-network-error.ts';
+import type { EgressPolicy } from '../egress/egress-policy.ts';
+import { guardedAgent } from '../egress/guarded-agent.ts';
 import { retryableHttpStatus, type AttemptResult } from './attempt-result.ts';
 
 const USER_AGENT = 'Porchlight-Notifier/1.0';
@@ -23,16 +25,17 @@ function describe(err: unknown, timeoutMs: number, url: string): string {
 }
 
 /**
- * POSTs JSON to chat webhooks. One keep-alive pool for all channels; redirects are not followed
- * (a webhook that redirects is misconfigured). The URL never appears in a result or a log line.
+ * POSTs JSON to chat webhooks. One keep-alive pool for all channels, every connection made through
+ * the egress policy; redirects are not followed (a webhook that redirects is misconfigured). The URL
+ * never appears in a result or a log line.
  */
 export class WebhookTransport {
   private readonly agent: Agent;
   private readonly timeoutMs: number;
 
-  constructor(timeoutMs: number) {
+  constructor(timeoutMs: number, egress: EgressPolicy) {
     this.timeoutMs = timeoutMs;
-    this.agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    this.agent = guardedAgent(egress, { connectTimeoutMs: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   }
 
   async post(url: string, payload: unknown, headers: Record<string, string>, signal: AbortSignal): Promise<AttemptResult> {
@@ -52,6 +55,9 @@ export class WebhookTransport {
       if (status >= 200 && status < 300) return { outcome: 'delivered', statusCode: status };
       return { outcome: 'failed', statusCode: status, error: `webhook answered HTTP ${status}`, retryable: retryableHttpStatus(status) };
     } catch (err) {
+      // The egress policy refused the address: trying again would only be refused again.
+      const refused = checkFailureIn(err);
+      if (refused) return { outcome: 'failed', statusCode: null, error: redact(refused.message, secretsOf(url)), retryable: false };
       return { outcome: 'failed', statusCode: null, error: describe(err, this.timeoutMs, url), retryable: true };
     }
   }
