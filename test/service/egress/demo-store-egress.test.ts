@@ -94,6 +94,17 @@ describe('a second organization in a demo store (ALLOW_PRIVATE_TARGETS unset)', 
     expect(peer.received.map((request) => request.url)).toEqual(['/echo']);
   });
 
+  it("may still post to the site's own origin, which the launcher trusts (the push channel)", async () => {
+    const peer = await loopbackTarget();
+    const { t: test } = await demoStore({ notifications: { deliver: true, retryDelaysMs: [] } });
+    test.service.setSiteUrl(peer.url);
+    const channel = idOf(await test.a.post('/notifications', { name: 'Push', type: 'slack', webhookUrl: `${peer.url}/echo` }));
+    expect(expectError(await test.a.post('/notifications', { name: 'Other port', type: 'slack', webhookUrl: `http://127.0.0.1:${Number(new URL(peer.url).port) + 1}/` }), 400, 'validation_error')).toEqual(['webhookUrl']);
+    await test.a.post('/incidents', { title: 'A down', message: 'Looking.', monitorIds: [] });
+    await vi.waitFor(() => expect(test.service.store.deliveries.forChannel(channel)).toMatchObject([{ outcome: 'delivered' }]));
+    expect(peer.received.map((request) => request.url)).toEqual(['/echo']);
+  });
+
   it('is refused by the scheduler too, which knows each monitor’s organization', async () => {
     const peer = await loopbackTarget();
     const engine = await startEngineService({ seedDemo: true, allowPrivateTargets: undefined, resolver: async () => [{ address: '127.0.0.1', family: 4 }] });
