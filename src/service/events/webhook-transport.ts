@@ -26,9 +26,9 @@ function describe(err: unknown, timeoutMs: number, url: string): string {
 }
 
 /**
- * POSTs JSON to chat webhooks. One keep-alive pool per egress policy, every connection made through
- * the policy of the channel's organization; redirects are not followed (a webhook that redirects is misconfigured). The URL
- * never appears in a result or a log line.
+ * POSTs JSON to chat webhooks. Every connection is made through the egress policy of the channel's
+ * organization (one keep-alive pool per policy); redirects are not followed (a webhook that
+ * redirects is misconfigured). The URL never appears in a result or a log line.
  */
 export class WebhookTransport {
   private readonly agents = new Map<EgressPolicy, Agent>();
