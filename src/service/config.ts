@@ -17,7 +17,7 @@ export interface EngineConfig {
   failureThreshold: number;
   /** Null: no SMTP server, e-mail deliveries are recorded as skipped. */
   smtp: SmtpSettings | null;
-  /** ALLOW_PRIVATE_TARGETS; undefined (unset): allowed exactly when the store holds the demo organization. */
+  /** ALLOW_PRIVATE_TARGETS; undefined (unset): allowed for the demo organization only, every other one is held to the policy. */
   allowPrivateTargets: boolean | undefined;
 }
 
@@ -89,7 +89,7 @@ function readSmtp(env: Env): SmtpSettings | null {
 
 /**
  * The engine's settings: SCHEDULER (true: check monitors on their interval), FAILURE_THRESHOLD (2: failed
- * checks in a row before a monitor is down), ALLOW_PRIVATE_TARGETS (unset: only in a demo store) and the
+ * checks in a row before a monitor is down), ALLOW_PRIVATE_TARGETS (unset: only for the demo organization) and the
  * SMTP_* variables of e-mail notifications.
  */
 export function readEngineConfig(env: Env): EngineConfig {

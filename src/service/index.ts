@@ -4,7 +4,8 @@ import type { Plan } from '../contract/organization.ts';
 import type { ServiceDeps } from './deps.ts';
 import { DEMO_CLOSED_PORT, pointDemoAtLocalTargets, pointDemoAtSite } from './demo/local-targets.ts';
 import { demoInfo, seedDemo, type DemoInfo } from './demo/seed.ts';
-import { EgressPolicy, type Resolver } from './egress/egress-policy.ts';
+import type { Resolver } from './egress/egress-policy.ts';
+import { OrganizationEgress, type PrivateTargets } from './egress/organization-egress.ts';
 import { NO_ENGINE } from './engine/engine.ts';
 import type { DeliveryQueue } from './events/delivery-queue.ts';
 import { apiRoutes } from './handlers/index.ts';
@@ -25,6 +26,7 @@ export { readEngineConfig, readLimitsConfig, type EngineConfig, type LimitsConfi
 export { DEMO_CLOSED_PORT } from './demo/local-targets.ts';
 export type { EngineOptions, MonitoringOptions, NotificationOptions } from './monitoring.ts';
 export type { Resolver, ResolvedAddress } from './egress/egress-policy.ts';
+export { privateTargetsNotice, type PrivateTargets } from './egress/organization-egress.ts';
 
 export interface ServiceOptions extends MonitoringOptions {
   databasePath: string;
@@ -43,9 +45,9 @@ export interface ServiceOptions extends MonitoringOptions {
    */
   demoTargets?: { siteUrl?: string; tcpPort?: number };
   /**
-   * ALLOW_PRIVATE_TARGETS: checks and webhooks may reach loopback, private and link-local addresses.
-   * Unset: allowed exactly when the store holds the demo organization (whose monitors check this
-   * machine), refused otherwise. See docs/api-contract.md, "Egress policy".
+   * ALLOW_PRIVATE_TARGETS: true, every organization's checks and webhooks may reach loopback, private
+   * and link-local addresses; false, none may. Unset: only the demo organization's (whose monitors
+   * check this machine); every other organization is held to the policy. See docs/api-contract.md, "Egress policy".
    */
   allowPrivateTargets?: boolean | undefined;
   /** How check and webhook host names are resolved (tests inject one); default: the system's. */
@@ -58,8 +60,8 @@ export interface RunningService {
   port: number;
   demo: DemoInfo | null;
   store: Store;
-  /** Whether checks and webhooks may reach private addresses (ALLOW_PRIVATE_TARGETS, or a demo store). */
-  allowPrivateTargets: boolean;
+  /** Whose checks and webhooks may reach private addresses: all organizations, only the demo's, or none. */
+  privateTargets: PrivateTargets;
   /**
    * The site this service was started for listens at `siteUrl` (its loopback origin): the egress
    * policy allows that origin (the site's own push channel posts to it), and the demo's "Website"
@@ -119,9 +121,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   let deliveries: DeliveryQueue | null = null;
   try {
     if (options.seedDemo && store.isEmpty()) seedDemo(store, now());
-    const egress = new EgressPolicy({
-      allowPrivate: options.allowPrivateTargets ?? demoInfo(store) !== null,
-      ...(options.resolver ? { resolver: options.resolver } : {}),
+    const egress = new OrganizationEgress({
+      allowPrivate: options.allowPrivateTargets,
+      demoOrganizationId: store.demo.find()?.organizationId ?? null,
+      resolver: options.resolver,
     });
     if (options.demoTargets?.siteUrl) egress.trustOrigin(options.demoTargets.siteUrl);
     const monitoring = createMonitoring(store, now, log, options, egress);
@@ -154,7 +157,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       port,
       demo,
       store,
-      allowPrivateTargets: egress.allowPrivate,
+      privateTargets: egress.privateTargets,
       setSiteUrl: (siteUrl) => {
         egress.trustOrigin(siteUrl);
         if (closing || !demoInfo(store)) return;

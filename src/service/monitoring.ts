@@ -1,5 +1,5 @@
 import { runCheck, type CheckOutcome, type CheckTarget } from './checks/run-check.ts';
-import type { EgressPolicy } from './egress/egress-policy.ts';
+import type { OrganizationEgress } from './egress/organization-egress.ts';
 import { MonitoringEngine } from './engine/engine.ts';
 import { DEFAULT_FAILURE_THRESHOLD } from './engine/health-transition.ts';
 import { systemTimers, type Timers } from './engine/timers.ts';
@@ -53,14 +53,14 @@ export interface Monitoring {
   /** Null with `notifications.deliver: false`. */
   deliveries: DeliveryQueue | null;
   failureThreshold: number;
-  runCheck: (target: CheckTarget) => Promise<CheckOutcome>;
+  runCheck: (organizationId: string, target: CheckTarget) => Promise<CheckOutcome>;
 }
 
 /**
  * Builds the notifier, the delivery queue and the engine from the options (nothing is started yet).
- * Every check and webhook connects through `egress`.
+ * Every check and webhook connects through the egress policy of its organization.
  */
-export function createMonitoring(store: Store, now: () => Date, log: (line: string) => void, options: MonitoringOptions, egress: EgressPolicy): Monitoring {
+export function createMonitoring(store: Store, now: () => Date, log: (line: string) => void, options: MonitoringOptions, egress: OrganizationEgress): Monitoring {
   const deliveries =
     options.notifications?.deliver === false
       ? null
@@ -75,7 +75,7 @@ export function createMonitoring(store: Store, now: () => Date, log: (line: stri
         );
   const notifier = new Notifier(store, log, deliveries);
   const failureThreshold = options.failureThreshold ?? DEFAULT_FAILURE_THRESHOLD;
-  const check = (target: CheckTarget): Promise<CheckOutcome> => runCheck(target, { egress });
+  const check = (organizationId: string, target: CheckTarget): Promise<CheckOutcome> => runCheck(target, { egress: egress.for(organizationId) });
   const engine =
     options.scheduler === false
       ? null

@@ -150,14 +150,16 @@ describe('demo seeding across restarts', () => {
     await second.close();
   });
 
-  it('allows private check targets in a demo store unless told otherwise, and only there', async () => {
+  it('allows private check targets to the demo organization unless told otherwise, and only to it', async () => {
     const loopback = { name: 'Local', type: 'tcp', host: '127.0.0.1', port: 9 };
     const demoStore = await startService({ databasePath: ':memory:', seedDemo: true, scheduler: false, log: () => undefined });
     const strictDemo = await startService({ databasePath: ':memory:', seedDemo: true, scheduler: false, log: () => undefined, allowPrivateTargets: false });
     const plain = await startService({ databasePath: ':memory:', scheduler: false, log: () => undefined });
     try {
-      expect([demoStore.allowPrivateTargets, strictDemo.allowPrivateTargets, plain.allowPrivateTargets]).toEqual([true, false, false]);
+      expect([demoStore.privateTargets, strictDemo.privateTargets, plain.privateTargets]).toEqual(['demo', 'none', 'none']);
       expect((await new Client(demoStore.url, demoStore.demo!.apiKey).post('/monitors', loopback)).status).toBe(201);
+      const second = createOrganization(demoStore.store, { name: 'Second', plan: 'pro' });
+      expect((await new Client(demoStore.url, second.apiKey).post('/monitors', loopback)).status).toBe(400);
       expect((await new Client(strictDemo.url, strictDemo.demo!.apiKey).post('/monitors', loopback)).status).toBe(400);
       const { apiKey } = createOrganization(plain.store, { name: 'Plain', plan: 'free' });
       expect((await new Client(plain.url, apiKey).post('/monitors', loopback)).status).toBe(400);

@@ -10,13 +10,12 @@ import { announceFailure, announceReady, onMessages, reportUnhandledRejections }
 reportUnhandledRejections('api');
 
 try {
-  const { startService } = await import('../../service/index.ts');
+  const { privateTargetsNotice, startService } = await import('../../service/index.ts');
   const log = createLogger('api');
   // The service's lines name no URL, key or message body (see docs/api-contract.md).
   const service = await startService({ ...(workerData as ServiceOptions), log: (line) => log.info(line), logDebug: (line) => log.debug(line) });
-  if (service.allowPrivateTargets) {
-    log.info({ event: 'egress', allowPrivateTargets: true }, 'checks and webhooks may reach loopback and private addresses (ALLOW_PRIVATE_TARGETS, or the demo store): for a single organization only');
-  }
+  const egressNotice = privateTargetsNotice(service.privateTargets);
+  if (egressNotice !== null) log.info({ event: 'egress', privateTargets: service.privateTargets }, egressNotice);
   onMessages(
     () => service.close(),
     (message) => {

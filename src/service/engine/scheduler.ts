@@ -15,7 +15,7 @@ export interface SchedulerDeps {
   now: () => Date;
   log: (line: string) => void;
   notifier: Notifier;
-  runCheck: (target: CheckTarget) => Promise<CheckOutcome>;
+  runCheck: (organizationId: string, target: CheckTarget) => Promise<CheckOutcome>;
   timers: Timers;
   /** In [0, 1): where in its interval a job's first run falls. */
   random: () => number;
@@ -180,7 +180,7 @@ export class Scheduler {
     }
     const checkedAt = this.deps.now().toISOString();
     const target = checkTargetOf(state.monitor);
-    const outcome = await withDeadline(this.deps.runCheck(target), target.timeoutSeconds * 1000 + CHECK_GRACE_MS, () => ({
+    const outcome = await withDeadline(this.deps.runCheck(state.organizationId, target), target.timeoutSeconds * 1000 + CHECK_GRACE_MS, () => ({
       status: 'down' as const,
       latencyMs: target.timeoutSeconds * 1000,
       statusCode: null,

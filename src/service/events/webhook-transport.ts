@@ -1,6 +1,7 @@
 import { request, type Agent } from 'undici';
 import { checkFailureIn, isTimeoutError, knownNetworkMessage, redact } from '../checks/describe-network-error.ts';
 import type { EgressPolicy } from '../egress/egress-policy.ts';
+import type { OrganizationEgress } from '../egress/organization-egress.ts';
 import { guardedAgent } from '../egress/guarded-agent.ts';
 import { retryableHttpStatus, type AttemptResult } from './attempt-result.ts';
 
@@ -25,27 +26,39 @@ function describe(err: unknown, timeoutMs: number, url: string): string {
 }
 
 /**
- * POSTs JSON to chat webhooks. One keep-alive pool for all channels, every connection made through
- * the egress policy; redirects are not followed (a webhook that redirects is misconfigured). The URL
- * never appears in a result or a log line.
+ * POSTs JSON to chat webhooks. Every connection is made through the egress policy of the channel's
+ * organization (one keep-alive pool per policy); redirects are not followed (a webhook that
+ * redirects is misconfigured). The URL never appears in a result or a log line.
  */
 export class WebhookTransport {
-  private readonly agent: Agent;
+  private readonly agents = new Map<EgressPolicy, Agent>();
+  private readonly egress: OrganizationEgress;
   private readonly timeoutMs: number;
 
-  constructor(timeoutMs: number, egress: EgressPolicy) {
+  constructor(timeoutMs: number, egress: OrganizationEgress) {
     this.timeoutMs = timeoutMs;
-    this.agent = guardedAgent(egress, { connectTimeoutMs: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    this.egress = egress;
   }
 
-  async post(url: string, payload: unknown, headers: Record<string, string>, signal: AbortSignal): Promise<AttemptResult> {
+  private agentFor(organizationId: string): Agent {
+    const policy = this.egress.for(organizationId);
+    let agent = this.agents.get(policy);
+    if (!agent) {
+      const timeoutMs = this.timeoutMs;
+      agent = guardedAgent(policy, { connectTimeoutMs: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      this.agents.set(policy, agent);
+    }
+    return agent;
+  }
+
+  async post(organizationId: string, url: string, payload: unknown, headers: Record<string, string>, signal: AbortSignal): Promise<AttemptResult> {
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
       return { outcome: 'failed', statusCode: null, error: 'webhook URL is not an http(s) URL', retryable: false };
     }
     try {
       const response = await request(url, {
         method: 'POST',
-        dispatcher: this.agent,
+        dispatcher: this.agentFor(organizationId),
         headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': USER_AGENT, ...headers },
         body: JSON.stringify(payload),
         signal: AbortSignal.any([signal, AbortSignal.timeout(this.timeoutMs)]),
@@ -63,6 +76,6 @@ export class WebhookTransport {
   }
 
   async close(): Promise<void> {
-    await this.agent.destroy();
+    await Promise.all([...this.agents.values()].map((agent) => agent.destroy()));
   }
 }

@@ -50,7 +50,7 @@ export function monitorRoutes({ store, now, engine, egress }: ServiceDeps): Rout
       body: true,
       handle: (context) => {
         const input = parseInput(createMonitorSchema, context.body, 'body');
-        rejectRefusedTargets(egress, { url: input.url, host: input.host, port: input.type === 'tcp' ? input.port : null });
+        rejectRefusedTargets(egress.for(context.organizationId), { url: input.url, host: input.host, port: input.type === 'tcp' ? input.port : null });
         const monitor = store.transaction(() => {
           if (store.monitors.count(context.organizationId) >= MAX_MONITORS_PER_ORGANIZATION) {
             throw new LimitReachedError(`an organization can have at most ${MAX_MONITORS_PER_ORGANIZATION} monitors`);
@@ -83,7 +83,7 @@ export function monitorRoutes({ store, now, engine, egress }: ServiceDeps): Rout
           );
           // A new target is judged as a created one would be (a port change too: a TCP target is host and port).
           if (changes.url !== undefined || changes.host !== undefined || changes.port !== undefined) {
-            rejectRefusedTargets(egress, { url: target.url, host: target.host, port: target.type === 'tcp' ? target.port : null });
+            rejectRefusedTargets(egress.for(context.organizationId), { url: target.url, host: target.host, port: target.type === 'tcp' ? target.port : null });
           }
           // A resumed monitor has not been checked since it was paused.
           const resumed = changes.active === true && !existing.active;

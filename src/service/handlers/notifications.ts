@@ -36,7 +36,7 @@ export function notificationRoutes({ store, now, egress }: ServiceDeps): Route[]
       body: true,
       handle: (context) => {
         const input = parseInput(createChannelSchema, context.body, 'body');
-        rejectRefusedTargets(egress, { webhookUrl: input.webhookUrl });
+        rejectRefusedTargets(egress.for(context.organizationId), { webhookUrl: input.webhookUrl });
         return created(store.transaction(() => store.notifications.insert(context.organizationId, input, now())));
       },
     },
@@ -47,7 +47,7 @@ export function notificationRoutes({ store, now, egress }: ServiceDeps): Route[]
       handle: (context) => {
         rejectImmutableField(context.body, 'type', 'type cannot be changed; create a new channel instead');
         const changes = parseInput(updateChannelSchema, context.body, 'body');
-        rejectRefusedTargets(egress, { webhookUrl: changes.webhookUrl });
+        rejectRefusedTargets(egress.for(context.organizationId), { webhookUrl: changes.webhookUrl });
         const id = pathParam(context, 'id');
         const channel = store.transaction(() => {
           const existing = found(store.notifications.get(context.organizationId, id), 'notification channel');

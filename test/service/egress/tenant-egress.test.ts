@@ -112,7 +112,7 @@ describe('targets refused when a monitor or channel is saved', () => {
 
   it('accepts every private target with ALLOW_PRIVATE_TARGETS', async () => {
     const { a, service: running } = await service({ allowPrivateTargets: true });
-    expect(running.allowPrivateTargets).toBe(true);
+    expect(running.privateTargets).toBe('all');
     expect((await a.post('/monitors', { name: 'Local', type: 'tcp', host: '127.0.0.1', port: 9 })).status).toBe(201);
     expect((await a.post('/notifications', { name: 'Local', type: 'slack', webhookUrl: 'http://localhost:9/hook' })).status).toBe(201);
   });
