@@ -103,6 +103,8 @@ describe('porchlight status and pages', () => {
       badge: 'https://status.example.com/acme/badge.svg',
       widget: 'https://status.example.com/acme/widget',
     });
+    const pages = (await json(['page', 'list'])) as { slug: string; isPublic: boolean; urls: unknown }[];
+    expect(pages.map((p) => [p.slug, p.isPublic, p.urls])).toEqual([['acme', true, null], ['internal', false, null]]);
     const show = await porchlight(['page', 'show', 'Acme Cloud Status']);
     expect(show.stdout).toMatch(/^id: +page_/);
     expect(show.stdout).toContain('urls:     unknown: set SITE_PUBLIC_URL or --site-url');
@@ -125,6 +127,7 @@ describe('porchlight incident', () => {
     expect(active.map((incident) => incident.id)).toContain(id);
     expect((await porchlight(['incident', 'list', '--active'])).stdout).toMatch(new RegExp(`^ID +STATUS +SEVERITY +STARTED +TITLE\n${id} +identified +minor +\\S+Z +Database slow\n`));
 
+    expect((await porchlight(['incident', 'show', id])).stdout).toMatch(new RegExp(`^id: +${id}\ntitle: +Database slow\nstatus: +identified\n[^]*\ntimeline:\n +time +status +message\n`));
     const shown = (await json(['incident', 'show', id])) as Record<string, unknown>;
     expect(Object.keys(shown)).toEqual(['id', 'title', 'status', 'severity', 'startedAt', 'resolvedAt', 'monitors', 'updates']);
 
