@@ -1,10 +1,9 @@
 /**
- * The `porchlight` command as people run it: its launcher started by the system Node when there is
- * one (it may be 20: the launcher must re-run the CLI on the package's Node 24), against the real
+ * The `porchlight` command as people run it: its launcher in a fresh process (and once under the
+ * system Node, which may be 20: the launcher must re-run the CLI on the package's Node 24), against the real
  * API in its own process over real sockets. Every command in human and --json form, and each
  * failure with its exit code and one line on stderr.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -16,33 +15,18 @@ import { createClient, type ApiClient } from '../../src/api/index.ts';
 import { runCli } from '../../src/cli/run.ts';
 import { writeLocalConnection } from '../../src/server/local-connection.ts';
 import { startApiProcess, type ApiProcess } from '../e2e/support/api-process.ts';
+import { runPorchlight, type CliResult } from '../e2e/support/porchlight-cli.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const launcher = path.join(root, 'src/cli/porchlight.mjs');
 // Each command is a fresh process (about 0.5 s of CPU to load): generous bounds on a shared machine.
 vi.setConfig({ testTimeout: 180_000 });
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let dir: string;
 let api: ApiProcess;
 let client: ApiClient;
 let target: Server;
 
-function porchlight(args: string[], env: Record<string, string> = {}, node = process.execPath): Promise<Result> {
-  return new Promise((resolve) => {
-    execFile(
-      node,
-      [launcher, ...args],
-      { cwd: root, env: { PATH: process.env.PATH ?? '', CACHE_DIR: path.join(dir, 'cache'), STATUS_API_URL: api.url, STATUS_API_KEY: api.key, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-    );
-  });
-}
+const porchlight = (args: string[], env: Record<string, string> = {}, node?: string): Promise<CliResult> =>
+  runPorchlight(args, { CACHE_DIR: path.join(dir, 'cache'), STATUS_API_URL: api.url, STATUS_API_KEY: api.key, ...env }, node);
 
 const json = async (args: string[], env?: Record<string, string>): Promise<unknown> => {
   const result = await porchlight([...args, '--json'], env);

@@ -4,14 +4,13 @@
  * incident it opens shows on the demo page within the push latency (the data's freshness is five
  * minutes, so only the push can explain it), and leaves it when resolved.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, expect } from './fixtures.ts';
 import { logFields, startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
+import { runPorchlight } from './support/porchlight-cli.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
 /** Seconds an incident may take from the command's exit to the page (push, refresh, page cache). */
 const PUSH_LATENCY_SECONDS = 10;
 
@@ -20,14 +19,8 @@ test.describe.configure({ mode: 'serial' });
 let site: PorchlightProcess;
 let cacheDir: string;
 
-function porchlight(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // Only PATH and CACHE_DIR: no STATUS_API_URL or key, as on a newcomer's terminal.
-    execFile(process.execPath, [path.join(root, 'src/cli/porchlight.mjs'), ...args], { cwd: root, env: { PATH: process.env.PATH ?? '', CACHE_DIR: cacheDir }, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-    );
-  });
-}
+// Only CACHE_DIR: no STATUS_API_URL or key, as on a newcomer's terminal.
+const porchlight = (args: string[]) => runPorchlight(args, { CACHE_DIR: cacheDir });
 
 test.beforeAll(async () => {
   cacheDir = await mkdtemp(path.join(tmpdir(), 'porchlight-cli-e2e-'));
