@@ -6,18 +6,17 @@
  * the Host, key, look up, negotiate, write.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream/promises';
-import { createBrotliCompress, createGzip } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { Pool } from 'undici';
-import { matchesIfNoneMatch, negotiateCoding, type Coding } from './encoding.ts';
-import { forwardableHeaders } from './hop-by-hop.ts';
-import { COMPRESSIBLE, encode, isStorable, pageSize, renderedPage, replayableHeaders, type RenderedPage } from './rendered-page.ts';
+import { matchesIfNoneMatch, negotiateCoding } from './encoding.ts';
+import { isStorable, pageSize, renderedPage, replayableHeaders, type RenderedPage } from './rendered-page.ts';
 import { DATA_VERSION_CHANNEL } from '../../site/data/data-version.ts';
 import { listenOn } from '../../site/data/thread-channel.ts';
 import { followCustomDomains } from '../../site/data/custom-domains.ts';
-import { cacheTarget, checkHost, type CacheTarget, type CheckedHost } from './request-key.ts';
+import { cacheTarget, checkHost, forwardedPath, type CacheTarget, type CheckedHost } from './request-key.ts';
 import { gateRequest, isGateAnswer, type GateAnswer } from './request-gate.ts';
+import { createPassThrough, readBounded, sendAnswer, type Answer } from './pass-through.ts';
+import { createProbes } from './probes.ts';
 import type { PushReceiver } from '../push/push-receiver.ts';
 
 export interface FrontOptions {
@@ -70,12 +69,6 @@ function followDataVersion(): { current(): string | null; close(): void } {
   return { current: () => version, close: stop };
 }
 
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
 interface RenderContext {
   key: string;
   path: string;
@@ -85,6 +78,10 @@ interface RenderContext {
 }
 
 const MAX_RENDER_BYTES = 8 * 1024 * 1024;
+/** Pass-through requests get a few connections of their own, and at most this many wait. */
+const PASS_THROUGH_CONNECTIONS = 4;
+const PASS_THROUGH_MAX_WAITING = 64;
+const RENDER_TIMEOUT_MS = 30_000;
 
 /** The hot path's look-up options, allocated once rather than per request. */
 const FRESH_ONLY = { allowStale: false } as const;
@@ -96,11 +93,6 @@ class RenderFailed extends Error {
   override name = 'RenderFailed';
 }
 
-/** The coding an answer goes out in: what the client prefers, for content worth compressing. */
-function codingFor(request: IncomingMessage, contentType: string | undefined): Coding {
-  return COMPRESSIBLE.test(contentType ?? '') ? negotiateCoding(request.headers['accept-encoding']) : 'identity';
-}
-
 function plain(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
   response.end(text);
@@ -109,7 +101,16 @@ function plain(response: ServerResponse, status: number, text: string): void {
 export function createFrontHandler(options: FrontOptions): FrontHandler {
   const now = options.now ?? Date.now;
   const log = options.log ?? ((line: string) => console.error(line));
-  const pool = new Pool(options.upstream, { connections: 16, headersTimeout: 30_000, bodyTimeout: 30_000 });
+  const pool = new Pool(options.upstream, { connections: 16, headersTimeout: RENDER_TIMEOUT_MS, bodyTimeout: RENDER_TIMEOUT_MS });
+  const passThrough = createPassThrough({
+    upstream: options.upstream,
+    connections: PASS_THROUGH_CONNECTIONS,
+    maxWaiting: PASS_THROUGH_MAX_WAITING,
+    maxBytes: MAX_RENDER_BYTES,
+    timeoutMs: RENDER_TIMEOUT_MS,
+    ...(options.onRender ? { onRender: options.onRender } : {}),
+  });
+  const probes = createProbes({ maxStaleMs: options.maxStaleMs, now });
   const dataVersion = followDataVersion();
   const domains = options.publicHost ? followCustomDomains() : null;
   const publicHost = options.publicHost ? checkHost(options.publicHost) : null;
@@ -151,15 +152,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
       // Only what the site renders by: the Host. No cookies, no client headers in shared bytes.
       headers: { host: context.host, accept: 'text/html', 'accept-encoding': 'identity', 'user-agent': 'porchlight-front-cache' },
     });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of upstream.body) {
-      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-      size += buffer.length;
-      if (size > MAX_RENDER_BYTES) throw new RenderFailed(`page ${context.path} is larger than ${MAX_RENDER_BYTES} bytes`);
-      chunks.push(buffer);
-    }
-    const body = Buffer.concat(chunks);
+    const body = await readBounded(upstream.body, MAX_RENDER_BYTES, `page ${context.path}`);
     const status = upstream.statusCode;
     // A broken render keeps recent old bytes (stale-if-error); a deliberate 503 never does.
     if (status >= 500 && status !== SITE_UNAVAILABLE && stale && now() - stale.storedAt < options.maxStaleMs) {
@@ -206,43 +199,6 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     response.end(request.method === 'HEAD' ? undefined : variant.body);
   }
 
-  async function sendUncached(request: IncomingMessage, response: ServerResponse, answer: Answer): Promise<void> {
-    const coding = codingFor(request, answer.headers['content-type']);
-    const body = await encode(answer.body, coding);
-    const headers: Record<string, string> = { ...answer.headers, vary: 'Accept-Encoding', 'content-length': String(body.length) };
-    if (coding !== 'identity') headers['content-encoding'] = coding;
-    response.writeHead(answer.status, headers);
-    response.end(request.method === 'HEAD' ? undefined : body);
-  }
-
-  /** A GET or HEAD the cache does not keep (caching off, an overlong URL) goes to the site as it came. */
-  async function passThrough(request: IncomingMessage, response: ServerResponse, host: string, path: string): Promise<void> {
-    counts.pass += 1;
-    const started = performance.now();
-    const upstream = await pool
-      .request({
-        method: request.method === 'HEAD' ? 'HEAD' : 'GET',
-        path,
-        headers: { ...forwardableHeaders(request.headers), host, 'accept-encoding': 'identity' },
-      })
-      .catch((error: unknown) => {
-        onRender?.((performance.now() - started) / 1000, 'error');
-        throw error;
-      });
-    onRender?.((performance.now() - started) / 1000, upstream.statusCode);
-    const headers = replayableHeaders(upstream.headers);
-    const coding = codingFor(request, headers['content-type']);
-    if (coding !== 'identity') {
-      headers['content-encoding'] = coding;
-      headers.vary = 'Accept-Encoding';
-    } else if (upstream.headers['content-length']) {
-      headers['content-length'] = String(upstream.headers['content-length']);
-    }
-    response.writeHead(upstream.statusCode, headers);
-    if (coding === 'identity') await pipeline(upstream.body, response);
-    else await pipeline(upstream.body, coding === 'br' ? createBrotliCompress() : createGzip(), response);
-  }
-
   function fail(request: IncomingMessage, response: ServerResponse, error: unknown): void {
     // A visitor who went away mid-answer is not an error of the site: nothing to log.
     if (!request.destroyed && !response.destroyed) log(`front server error (${error instanceof Error ? error.message : String(error)})`);
@@ -262,7 +218,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     target: CacheTarget | null,
     outdated: boolean,
   ): Promise<void> {
-    if (target === null) return passThrough(request, response, host.host, path);
+    if (target === null) return pass(request, response, host.host, path);
     const context: RenderContext = { key: target.key, path: target.path, host: host.host };
     const status: LRUCache.Status<string, RenderedPage, RenderContext> = {};
     // An outdated page is served once more while its re-render runs (forceRefresh + allowStale).
@@ -278,9 +234,15 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     }
     if (context.uncached) {
       counts.miss += 1;
-      return sendUncached(request, response, context.uncached);
+      return sendAnswer(request, response, context.uncached);
     }
-    return passThrough(request, response, host.host, path);
+    return pass(request, response, host.host, path);
+  }
+
+  /** Not kept by the cache: to the site for this visitor alone, with only the query it reads. */
+  function pass(request: IncomingMessage, response: ServerResponse, host: string, path: string): Promise<void> {
+    counts.pass += 1;
+    return passThrough.send(request, response, host, forwardedPath(path));
   }
 
   function sendGateAnswer(request: IncomingMessage, response: ServerResponse, answer: GateAnswer): void {
@@ -294,6 +256,9 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     if (options.push?.matches(request.url ?? '/')) return options.push.handle(request, response);
     const gated = gateRequest(request);
     if (isGateAnswer(gated)) return sendGateAnswer(request, response, gated);
+    // Health and readiness on this thread, whatever the state of the render path.
+    const probe = probes.answer(gated.path);
+    if (probe) return sendGateAnswer(request, response, probe);
     const checked = checkHost(gated.host);
     if (checked === null) return plain(response, 400, 'Bad Request: the Host header must be a host name with an optional port.\n');
     const host = answeredAs(checked);
@@ -312,8 +277,9 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     close: async () => {
       dataVersion.close();
       domains?.close();
+      probes.close();
       // Called once no visitor is waiting: background re-renders are abandoned, not awaited.
-      await pool.destroy();
+      await Promise.all([pool.destroy(), passThrough.close()]);
     },
   };
 }
