@@ -151,6 +151,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     push: receiver,
     ...(config.site.SITE_PUBLIC_URL ? { publicHost: new URL(config.site.SITE_PUBLIC_URL).host } : {}),
     log: (line) => frontLog.warn(line),
+    debug: (line) => frontLog.debug(line),
     ...(metrics ? { onRender: metrics.onRender } : {}),
   });
   // Requests Node's parser rejects are counted for the metrics, never logged one by one.

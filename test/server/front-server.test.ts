@@ -340,11 +340,34 @@ describe('front cache', () => {
       expect(await (await get('/acme')).body.text()).toContain('v1');
       announcer.postMessage('2');
       await settle();
-      // No clock change: the new version alone makes the page re-render (the old bytes go out once more).
-      await (await get('/acme')).body.dump();
-      await settle();
+      // No clock change, no request: the new version alone re-renders the page, so the very
+      // first request after it gets the new bytes.
+      expect(origin.renders).toBe(2);
       expect(await (await get('/acme')).body.text()).toBe('<p>v2</p>');
       expect(origin.renders).toBe(2);
+    } finally {
+      announcer.close();
+    }
+  });
+
+  it('re-renders after new data only the pages asked for in the last five minutes, most recent first', async () => {
+    const announcer = new BroadcastChannel(DATA_VERSION_CHANNEL);
+    try {
+      origin.dataVersion = '1';
+      await (await get('/old')).body.dump();
+      clock.now += 6 * 60_000;
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      await (await get('/recent')).body.dump();
+      await (await get('/recent')).body.dump();
+      expect(origin.renders).toBe(2);
+      origin.dataVersion = '2';
+      origin.body = '<p>v2</p>';
+      announcer.postMessage('2');
+      await settle();
+      expect(origin.renders).toBe(3);
+      expect(origin.lastPath).toBe('/recent');
+      expect(await (await get('/recent')).body.text()).toBe('<p>v2</p>');
+      expect(origin.renders).toBe(3);
     } finally {
       announcer.close();
     }

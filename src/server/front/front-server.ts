@@ -17,6 +17,7 @@ import { cacheTarget, checkHost, forwardedPath, type CacheTarget, type CheckedHo
 import { gateRequest, isGateAnswer, type GateAnswer } from './request-gate.ts';
 import { createPassThrough, readBounded, sendAnswer, type Answer } from './pass-through.ts';
 import { createProbes } from './probes.ts';
+import { pagesToRewarm, rewarm } from './rewarm.ts';
 import type { PushReceiver } from '../push/push-receiver.ts';
 
 export interface FrontOptions {
@@ -40,6 +41,8 @@ export interface FrontOptions {
   publicHost?: string;
   /** Told of each render of the site (cached or passed through), for metrics. */
   onRender?: (seconds: number, status: number | 'error') => void;
+  /** Debug lines (each re-render of recent pages after new data). */
+  debug?: (line: string) => void;
 }
 
 /** How requests were answered: plain numbers, so counting costs nothing on the hot path. */
@@ -61,13 +64,23 @@ export interface FrontHandler {
 }
 
 /** Follows the data version the site announces (see site/data/data-version.ts). */
-function followDataVersion(): { current(): string | null; close(): void } {
+function followDataVersion(onChange: (version: string) => void): { current(): string | null; close(): void } {
   let version: string | null = null;
   const stop = listenOn(DATA_VERSION_CHANNEL, (data) => {
-    if (typeof data === 'string') version = data;
+    if (typeof data !== 'string' || data === version) return;
+    version = data;
+    onChange(data);
   });
   return { current: () => version, close: stop };
 }
+
+/** A stored page, with what it was rendered for and when a visitor last asked for it. */
+type StoredPage = RenderedPage & {
+  path: string;
+  host: string;
+  /** Coarse clock (epoch ms) of the latest request it answered: written on the hot path, so no clock read there. */
+  servedAt: number;
+};
 
 interface RenderContext {
   key: string;
@@ -82,6 +95,10 @@ const MAX_RENDER_BYTES = 8 * 1024 * 1024;
 const PASS_THROUGH_CONNECTIONS = 4;
 const PASS_THROUGH_MAX_WAITING = 64;
 const RENDER_TIMEOUT_MS = 30_000;
+/** After new data: pages asked for in the last 5 minutes are re-rendered at once, 64 at most, 2 at a time. */
+const REWARM = { windowMs: 5 * 60_000, maxPages: 64, concurrency: 2 } as const;
+/** The resolution of `servedAt`. */
+const TICK_MS = 1_000;
 
 /** The hot path's look-up options, allocated once rather than per request. */
 const FRESH_ONLY = { allowStale: false } as const;
@@ -111,7 +128,11 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     ...(options.onRender ? { onRender: options.onRender } : {}),
   });
   const probes = createProbes({ maxStaleMs: options.maxStaleMs, now });
-  const dataVersion = followDataVersion();
+  const dataVersion = followDataVersion((version) => void rewarmFor(version));
+  /** A coarse clock for `servedAt`, so a hit costs a property write, not a clock read. */
+  let tick = now();
+  const ticker = setInterval(() => (tick = now()), TICK_MS);
+  ticker.unref();
   const domains = options.publicHost ? followCustomDomains() : null;
   const publicHost = options.publicHost ? checkHost(options.publicHost) : null;
 
@@ -125,9 +146,9 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   const counts: FrontCounts = { hit: 0, stale: 0, miss: 0, pass: 0 };
   const onRender = options.onRender;
   /** Stored bytes from older data than the site now has are replaced at once, not at their TTL. */
-  const isCurrent = (page: RenderedPage): boolean => page.dataVersion === null || dataVersion.current() === null || page.dataVersion === dataVersion.current();
+  const isCurrent = (page: StoredPage): boolean => page.dataVersion === null || dataVersion.current() === null || page.dataVersion === dataVersion.current();
 
-  async function render(context: RenderContext, stale: RenderedPage | undefined): Promise<RenderedPage | undefined> {
+  async function render(context: RenderContext, stale: StoredPage | undefined): Promise<StoredPage | undefined> {
     const started = performance.now();
     try {
       const page = await renderOnce(context, stale);
@@ -145,7 +166,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     }
   }
 
-  async function renderOnce(context: RenderContext, stale: RenderedPage | undefined): Promise<RenderedPage | undefined> {
+  async function renderOnce(context: RenderContext, stale: StoredPage | undefined): Promise<StoredPage | undefined> {
     const upstream = await pool.request({
       method: 'GET',
       path: context.path,
@@ -165,10 +186,12 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
       if (stale) setImmediate(() => cache.delete(context.key));
       return undefined;
     }
-    return renderedPage(status, upstream.headers, body, now);
+    const page = await renderedPage(status, upstream.headers, body, now);
+    // A re-render keeps the old page's last request: being re-rendered is not being asked for.
+    return { ...page, path: context.path, host: context.host, servedAt: stale?.servedAt ?? tick };
   }
 
-  const cache = new LRUCache<string, RenderedPage, RenderContext>({
+  const cache = new LRUCache<string, StoredPage, RenderContext>({
     max: Math.max(1, options.maxEntries),
     maxSize: options.maxBytes,
     sizeCalculation: pageSize,
@@ -220,7 +243,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   ): Promise<void> {
     if (target === null) return pass(request, response, host.host, path);
     const context: RenderContext = { key: target.key, path: target.path, host: host.host };
-    const status: LRUCache.Status<string, RenderedPage, RenderContext> = {};
+    const status: LRUCache.Status<string, StoredPage, RenderContext> = {};
     // An outdated page is served once more while its re-render runs (forceRefresh + allowStale).
     const page = await cache.fetch(target.key, { context, forceRefresh: outdated, status }).catch((error: unknown) => {
       log(`rendering ${target.path} failed (${error instanceof Error ? error.message : String(error)})`);
@@ -230,6 +253,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
       if (status.returnedStale) counts.stale += 1;
       else if (status.fetch === 'hit') counts.hit += 1;
       else counts.miss += 1;
+      page.servedAt = tick;
       return sendPage(request, response, page);
     }
     if (context.uncached) {
@@ -243,6 +267,22 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   function pass(request: IncomingMessage, response: ServerResponse, host: string, path: string): Promise<void> {
     counts.pass += 1;
     return passThrough.send(request, response, host, forwardedPath(path));
+  }
+
+  /** Each new data version: re-render the pages visitors asked for recently (see rewarm.ts). */
+  let rewarmGeneration = 0;
+  async function rewarmFor(version: string): Promise<void> {
+    rewarmGeneration += 1;
+    const generation = rewarmGeneration;
+    const keys = pagesToRewarm(cache.entries(), version, now(), REWARM);
+    if (keys.length === 0) return;
+    const run = await rewarm(keys, REWARM.concurrency, (key) => {
+      const page = cache.peek(key, { allowStale: true });
+      // Gone, or already re-rendered from this data (a visitor asked first): nothing to do.
+      if (!page || page.dataVersion === version) return Promise.resolve();
+      return cache.fetch(key, { forceRefresh: true, context: { key, path: page.path, host: page.host } });
+    }, () => generation !== rewarmGeneration);
+    options.debug?.(`re-rendered ${run.rendered} of ${run.pages} recently requested pages for data version ${version} in ${run.ms} ms${run.cancelled ? ' (cut short by newer data)' : ''}`);
   }
 
   function sendGateAnswer(request: IncomingMessage, response: ServerResponse, answer: GateAnswer): void {
@@ -266,6 +306,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     const fresh = target === null ? undefined : cache.get(target.key, FRESH_ONLY);
     if (fresh && isCurrent(fresh)) {
       counts.hit += 1;
+      fresh.servedAt = tick;
       return sendPage(request, response, fresh);
     }
     handleSlowly(request, response, host, gated.path, target, fresh !== undefined).catch((error: unknown) => fail(request, response, error));
@@ -276,6 +317,8 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     counts,
     close: async () => {
       dataVersion.close();
+      clearInterval(ticker);
+      rewarmGeneration += 1;
       domains?.close();
       probes.close();
       // Called once no visitor is waiting: background re-renders are abandoned, not awaited.
