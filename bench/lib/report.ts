@@ -137,6 +137,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 export function pushSection(result: PushLatencyResult, measuredAt: string, machine: string): string {
   const row = (label: string, samples: PushLatencyResult['withPush']) =>
     `| ${label} | ${samples.createdMs.length} | ${seconds(percentile(samples.createdMs, 50))} | ${seconds(percentile(samples.createdMs, 95))} | ${seconds(percentile(samples.updatedMs, 50))} | ${seconds(percentile(samples.updatedMs, 95))} |`;
+  const first = result.withPush.firstRequest;
   const worstPushP95 = Math.max(percentile(result.withPush.createdMs, 95), percentile(result.withPush.updatedMs, 95));
   return [
     PUSH_START,
@@ -148,6 +149,7 @@ export function pushSection(result: PushLatencyResult, measuredAt: string, machi
     row(`Without push (polling every ${result.freshSeconds} s)`, result.withoutPush),
     '',
     `Target: with push, p95 ≤ 2 s: ${seconds(worstPushP95)}, ${verdict(worstPushP95 <= 2_000)}.`,
+    ...(first ? [`With push, the first request after the site had the new data showed the change in ${first.shown} of ${first.of} events: ${verdict(first.shown === first.of)}.`] : []),
     PUSH_END,
   ].join('\n');
 }

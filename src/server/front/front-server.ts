@@ -280,7 +280,8 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
       const page = cache.peek(key, { allowStale: true });
       // Gone, or already re-rendered from this data (a visitor asked first): nothing to do.
       if (!page || page.dataVersion === version) return Promise.resolve();
-      return cache.fetch(key, { forceRefresh: true, context: { key, path: page.path, host: page.host } });
+      // allowStale: false waits for the new bytes (visitors meanwhile still get the old ones at once).
+      return cache.fetch(key, { forceRefresh: true, allowStale: false, context: { key, path: page.path, host: page.host } });
     }, () => generation !== rewarmGeneration);
     options.debug?.(`re-rendered ${run.rendered} of ${run.pages} recently requested pages for data version ${version} in ${run.ms} ms${run.cancelled ? ' (cut short by newer data)' : ''}`);
   }
