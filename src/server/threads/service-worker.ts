@@ -5,9 +5,11 @@
 import { workerData } from 'node:worker_threads';
 import { createLogger } from '../../logging/logger.ts';
 import type { ServiceOptions } from '../../service/index.ts';
+import { answerMemoryQueries } from './thread-memory.ts';
 import { announceFailure, announceReady, onMessages, reportUnhandledRejections } from './thread-side.ts';
 
 reportUnhandledRejections('api');
+const stopMemoryAnswers = answerMemoryQueries('api');
 
 try {
   const { startService } = await import('../../service/index.ts');
@@ -15,7 +17,10 @@ try {
   // The service's lines name no URL, key or message body (see docs/api-contract.md).
   const service = await startService({ ...(workerData as ServiceOptions), log: (line) => log.info(line) });
   onMessages(
-    () => service.close(),
+    () => {
+      stopMemoryAnswers();
+      return service.close();
+    },
     (message) => {
       if (message.type === 'demo-site-url' && typeof message.url === 'string') service.setDemoSiteUrl(message.url);
     },
