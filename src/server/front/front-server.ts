@@ -3,7 +3,9 @@
  * everything else to the Astro server on an internal loopback port. A cached page is served
  * while one revalidation per page runs (stale-while-revalidate); a failed revalidation keeps
  * the old bytes for a bounded time (stale-if-error). Each request is a few small steps: check
- * the Host, key, look up, negotiate, write.
+ * the Host, key, look up, negotiate, write. Beside them: health probes answered on this thread
+ * (probes.ts), what the cache does not keep sent on for its visitor alone (pass-through.ts), and
+ * the pages asked for recently re-rendered as soon as new data arrives (rewarm.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
