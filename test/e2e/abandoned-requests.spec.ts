@@ -36,7 +36,7 @@ async function storm(site: PorchlightProcess, method: string, target: (index: nu
 test.describe('clients that leave', () => {
   test.setTimeout(180_000);
 
-  test('long URLs and HEAD requests abandoned at random points leave the site responsive', async () => {
+  test('long URLs, HEAD requests and new addresses abandoned at random points leave the site responsive', async () => {
     const site = await startPorchlightProcess({ PAGE_CACHE_SECONDS: '5' });
     try {
       await warm(site);
@@ -44,6 +44,9 @@ test.describe('clients that leave', () => {
       await expectResponsive(site, '/acme/history/');
       await storm(site, 'HEAD', (index) => `/acme?${LONG_QUERY}&h=${index}`);
       await expectResponsive(site, '/acme/history.atom');
+      // Each a new address, so each a render that the leaving visitor cannot take back.
+      await storm(site, 'GET', (index) => `/acme/incidents/gone-${index}`);
+      await expectResponsive(site, '/acme/maintenance.ics');
       expect(await (await fetch(`${site.siteUrl}/readyz`, { signal: AbortSignal.timeout(1_000) })).text()).toBe('ready\n');
     } finally {
       await site.stop();

@@ -7,6 +7,7 @@ import { createFrontHandler, type FrontHandler } from '../../src/server/front/fr
 import { createPushReceiver } from '../../src/server/push/push-receiver.ts';
 import { DATA_VERSION_CHANNEL, DATA_VERSION_HEADER } from '../../src/site/data/data-version.ts';
 import { CUSTOM_DOMAINS_CHANNEL } from '../../src/site/data/custom-domains.ts';
+import { leaveAfter } from './support/leaving-client.ts';
 
 /** A scripted origin standing in for the Astro server: counts renders, answers what the test says. */
 interface Origin {
@@ -225,6 +226,23 @@ describe('front cache', () => {
     expect(response.statusCode).toBe(414);
     expect(await response.body.text()).toContain('2048');
     expect(origin.renders).toBe(0);
+  });
+
+  it('bounds the renders that visitors who leave can queue: new pages still render soon after', async () => {
+    origin.delayMs = 100;
+    origin.status = 404;
+    origin.cacheControl = 'no-store';
+    await Promise.all(Array.from({ length: 300 }, (_, index) => leaveAfter(base, 5, `/acme/incidents/${index}`)));
+    // Far fewer renders than requests: once 32 wait, new addresses are answered 503 at once.
+    expect(origin.renders).toBeLessThan(100);
+    origin.status = 200;
+    origin.cacheControl = 'public, max-age=30';
+    const started = performance.now();
+    const answer = await get('/acme/history/');
+    await answer.body.dump();
+    expect([200, 503]).toContain(answer.statusCode);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    await expect.poll(async () => (await get('/acme/history/2026-01/')).statusCode, { timeout: 3_000 }).toBe(200);
   });
 
   it('answers /healthz and /readyz itself, never asking the site', async () => {

@@ -4,6 +4,7 @@ import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { createPassThrough, type PassThrough } from '../../src/server/front/pass-through.ts';
+import { leaveAfter } from './support/leaving-client.ts';
 
 /** A scripted site: answers after `delayMs`, remembers what it was asked and which requests it saw end early. */
 interface Site {
@@ -67,19 +68,6 @@ afterEach(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A raw client that sends one GET and closes after `afterMs`, reading nothing. */
-function leaveAfter(url: string, afterMs: number): Promise<void> {
-  const { port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect(Number(port), '127.0.0.1', () => {
-      socket.write('GET /acme HTTP/1.1\r\nHost: x\r\n\r\n');
-      setTimeout(() => socket.destroy(), afterMs);
-    });
-    socket.on('error', () => undefined);
-    socket.on('close', () => resolve());
-  });
-}
 
 describe('pass-through', () => {
   it('ends the request to the site when the visitor leaves before the answer', async () => {

@@ -17,7 +17,7 @@ import { listenOn } from '../../site/data/thread-channel.ts';
 import { followCustomDomains } from '../../site/data/custom-domains.ts';
 import { cacheTarget, checkHost, forwardedPath, type CacheTarget, type CheckedHost } from './request-key.ts';
 import { gateRequest, isGateAnswer, type GateAnswer } from './request-gate.ts';
-import { createPassThrough, readBounded, sendAnswer, type Answer } from './pass-through.ts';
+import { createPassThrough, readBounded, sendAnswer, sendBusy, type Answer } from './pass-through.ts';
 import { createProbes } from './probes.ts';
 import { pagesToRewarm, rewarm } from './rewarm.ts';
 import type { PushReceiver } from '../push/push-receiver.ts';
@@ -96,6 +96,13 @@ const MAX_RENDER_BYTES = 8 * 1024 * 1024;
 /** Pass-through requests get a few connections of their own, and at most this many wait. */
 const PASS_THROUGH_CONNECTIONS = 4;
 const PASS_THROUGH_MAX_WAITING = 64;
+/**
+ * Renders waiting for a connection to the site beyond which a page with nothing stored is
+ * answered 503 at once: a render started for a visitor runs on when the visitor leaves (others
+ * may share it), so without this, clients that ask for many new addresses and leave would queue
+ * renders without bound ahead of everyone else's.
+ */
+const MAX_QUEUED_RENDERS = 32;
 const RENDER_TIMEOUT_MS = 30_000;
 /** After new data: pages asked for in the last 5 minutes are re-rendered at once, 64 at most, 2 at a time. */
 const REWARM = { windowMs: 5 * 60_000, maxPages: 64, concurrency: 2 } as const;
@@ -244,6 +251,10 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     outdated: boolean,
   ): Promise<void> {
     if (target === null) return pass(request, response, host.host, path);
+    if (!outdated && pool.stats.queued >= MAX_QUEUED_RENDERS && cache.peek(target.key, { allowStale: true }) === undefined) {
+      counts.miss += 1;
+      return sendBusy(request, response);
+    }
     const context: RenderContext = { key: target.key, path: target.path, host: host.host };
     const status: LRUCache.Status<string, StoredPage, RenderContext> = {};
     // An outdated page is served once more while its re-render runs (forceRefresh + allowStale).

@@ -81,6 +81,12 @@ export interface PassThrough {
 
 const BUSY_BODY = 'The status page is busy. Please try again in a moment.\n';
 
+/** Too many requests already wait for the site: a plain 503 at once, to try again in a second. */
+export function sendBusy(request: IncomingMessage, response: ServerResponse): void {
+  response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'retry-after': '1', 'x-content-type-options': 'nosniff' });
+  response.end(request.method === 'HEAD' ? undefined : BUSY_BODY);
+}
+
 /** The site was asked on behalf of a visitor who is gone: nothing went wrong. */
 function isAbort(error: unknown, signal: AbortSignal): boolean {
   return signal.aborted || error instanceof errors.RequestAbortedError || (error instanceof Error && error.name === 'AbortError');
@@ -106,11 +112,7 @@ export function createPassThrough(options: PassThroughOptions): PassThrough {
 
   async function send(request: IncomingMessage, response: ServerResponse, host: string, path: string): Promise<void> {
     if (response.destroyed) return;
-    if (waiting >= options.maxWaiting) {
-      response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'retry-after': '1', 'x-content-type-options': 'nosniff' });
-      response.end(request.method === 'HEAD' ? undefined : BUSY_BODY);
-      return;
-    }
+    if (waiting >= options.maxWaiting) return sendBusy(request, response);
     const controller = new AbortController();
     // 'close' comes when the visitor leaves, and also once the answer is written: aborting a
     // finished request is a no-op, so one listener covers every path.
