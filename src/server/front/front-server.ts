@@ -95,7 +95,7 @@ interface RenderContext {
 const MAX_RENDER_BYTES = 8 * 1024 * 1024;
 /** Pass-through requests get a few connections of their own, and at most this many wait. */
 const PASS_THROUGH_CONNECTIONS = 4;
-const PASS_THROUGH_MAX_WAITING = 64;
+const PASS_THROUGH_MAX_WAITING = 256;
 /**
  * Renders waiting for a connection to the site beyond which a page with nothing stored is
  * answered 503 at once: a render started for a visitor runs on when the visitor leaves (others
