@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProbes, type Probes } from '../../src/server/front/probes.ts';
-import { DATA_AGE_CHANNEL, DATA_WANTED_CHANNEL } from '../../src/site/data/data-age.ts';
+import { DATA_AGE_CHANNEL } from '../../src/site/data/data-age.ts';
+import { DATA_WANTED_CHANNEL } from '../../src/site/data/data-wanted.ts';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 let probes: Probes;

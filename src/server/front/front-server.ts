@@ -21,6 +21,7 @@ import { createPassThrough, readBounded, sendAnswer, sendBusy, type Answer } fro
 import { createProbes } from './probes.ts';
 import { pagesToRewarm, rewarm } from './rewarm.ts';
 import type { PushReceiver } from '../push/push-receiver.ts';
+import type { TlsGate } from './tls-gate.ts';
 
 export interface FrontOptions {
   /** Origin of the internal Astro server, e.g. http://127.0.0.1:40123 */
@@ -35,6 +36,8 @@ export interface FrontOptions {
   log?: (line: string) => void;
   /** The push route, answered before anything is rendered. */
   push?: PushReceiver;
+  /** The on-demand TLS gate, answered from memory before anything is rendered. */
+  tlsGate?: TlsGate;
   /**
    * The main host as visitors reach it (SITE_PUBLIC_URL's host[:port]). When set, any Host that
    * is not a public page's custom domain is answered as this one: one render and one entry for
@@ -308,6 +311,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   function handle(request: IncomingMessage, response: ServerResponse): void {
     // The one POST the site takes (the API's webhook), before the gate that refuses all others.
     if (options.push?.matches(request.url ?? '/')) return options.push.handle(request, response);
+    if (options.tlsGate?.matches(request.url ?? '/')) return options.tlsGate.handle(request, response);
     const gated = gateRequest(request);
     if (isGateAnswer(gated)) return sendGateAnswer(request, response, gated);
     // Health and readiness on this thread, whatever the state of the render path.
@@ -335,6 +339,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
       rewarmGeneration += 1;
       domains?.close();
       probes.close();
+      options.tlsGate?.close();
       // Called once no visitor is waiting: background re-renders are abandoned, not awaited.
       await Promise.all([pool.destroy(), passThrough.close()]);
     },

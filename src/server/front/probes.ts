@@ -4,7 +4,8 @@
  * readiness is whether the site has status data it may show (loaded, or restored from disk, no
  * older than the longest allowed staleness), as the site tells the front after each load.
  */
-import { askForData, followDataFetchedAt } from '../../site/data/data-age.ts';
+import { followDataFetchedAt } from '../../site/data/data-age.ts';
+import { askForFreshData } from '../../site/data/data-wanted.ts';
 import type { GateAnswer } from './request-gate.ts';
 import { canonicalPath } from './request-key.ts';
 
@@ -43,7 +44,7 @@ export function createProbes(options: ProbeOptions): Probes {
       const time = now();
       if (time - askedAt >= ASK_INTERVAL_MS) {
         askedAt = time;
-        askForData();
+        askForFreshData();
       }
       const newest = fetchedAt.current();
       return newest !== null && time - newest <= options.maxStaleMs ? READY : NOT_READY;
