@@ -36,6 +36,11 @@ function keep(key: string, png: Uint8Array<ArrayBuffer>): void {
   kept.set(key, png);
 }
 
+/** Forgets every kept PNG (tests that must see a real render). */
+export function forgetRenderedPngs(): void {
+  kept.clear();
+}
+
 /** The PNG of `svg`, `width` px wide (default: the SVG's own size). */
 export async function svgToPng(svg: string, options: { width?: number; signal?: AbortSignal } = {}): Promise<Uint8Array<ArrayBuffer>> {
   const key = createHash('sha256').update(svg).update(`\0${options.width ?? ''}`).digest('base64url');

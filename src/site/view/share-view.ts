@@ -25,6 +25,7 @@ export interface ShareView {
 export const DESCRIPTION_MAX_LENGTH = 200;
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+const WORD_CHARACTER = /^[\p{L}\p{N}]/u;
 
 /**
  * `text` on one line, at most `max` characters (graphemes, so no emoji or accent is split), cut
@@ -34,9 +35,12 @@ export function cutAtWord(text: string, max: number = DESCRIPTION_MAX_LENGTH): s
   const line = text.replace(/\s+/g, ' ').trim();
   const parts = [...graphemes.segment(line)].map((part) => part.segment);
   if (parts.length <= max) return line;
-  const kept = parts.slice(0, max - 1).join('');
-  const space = kept.lastIndexOf(' ');
-  const words = space > 0 && parts[max - 1] !== ' ' ? kept.slice(0, space) : kept;
+  const kept = parts.slice(0, max - 1);
+  const head = kept.join('');
+  // Cut inside a word (a letter or digit on both sides): go back to the space before it.
+  const midWord = WORD_CHARACTER.test(kept.at(-1) ?? '') && WORD_CHARACTER.test(parts[max - 1] ?? '');
+  const space = head.lastIndexOf(' ');
+  const words = midWord && space > 0 ? head.slice(0, space) : head;
   return `${words.replace(/[\s,;:.\-–—]+$/u, '')}…`;
 }
 
@@ -44,12 +48,16 @@ interface ShareInput {
   /** The document's <title>. */
   title: string;
   pageName: string;
-  overall: OverallView;
   urls: PublicUrls;
 }
 
-function card(input: ShareInput): ShareView['image'] {
-  return { url: input.urls.at(PAGE_OUTPUTS.card), alt: en.cardAlt(input.pageName, input.overall.label), width: CARD_WIDTH, height: CARD_HEIGHT, type: 'image/png' };
+/**
+ * The page's one card (its live status). Only the status page's own tags name the status: an
+ * incident's or a past month's document stays the same bytes while the status moves on.
+ */
+function card(input: ShareInput, overall: OverallView | null): ShareView['image'] {
+  const alt = overall ? en.cardAlt(input.pageName, overall.label) : en.cardAltPlain(input.pageName);
+  return { url: input.urls.at(PAGE_OUTPUTS.card), alt, width: CARD_WIDTH, height: CARD_HEIGHT, type: 'image/png' };
 }
 
 /** The page's status sentence, and the titles of its open incidents. */
@@ -58,14 +66,14 @@ export function statusDescription(pageName: string, overall: OverallView, active
   return cutAtWord(active.length > 0 ? `${sentence} ${en.activeIncidents(active.map((incident) => incident.title))}` : sentence);
 }
 
-export function pageShare(input: ShareInput & { active: readonly Pick<IncidentView, 'title'>[] }): ShareView {
+export function pageShare(input: ShareInput & { overall: OverallView; active: readonly Pick<IncidentView, 'title'>[] }): ShareView {
   return {
     title: input.title,
     description: statusDescription(input.pageName, input.overall, input.active),
     url: input.urls.home,
     siteName: input.pageName,
     type: 'website',
-    image: card(input),
+    image: card(input, input.overall),
   };
 }
 
@@ -78,15 +86,19 @@ export function incidentShare(input: ShareInput & { incident: IncidentView }): S
     url: input.urls.incident(incident.id),
     siteName: input.pageName,
     type: 'article',
-    image: card(input),
+    image: card(input, null),
   };
 }
 
-/** `month` is null for the history's own address (this month). */
-export function historyShare(input: ShareInput & { active: readonly Pick<IncidentView, 'title'>[]; month: string | null }): ShareView {
+/** `month.key` is null for the history's own address (this month). */
+export function historyShare(input: ShareInput & { month: { key: string | null; label: string } }): ShareView {
   return {
-    ...pageShare(input),
-    url: input.month === null ? input.urls.history : input.urls.month(input.month),
+    title: input.title,
+    description: cutAtWord(en.historyDescription(input.pageName, input.month.label)),
+    url: input.month.key === null ? input.urls.history : input.urls.month(input.month.key),
+    siteName: input.pageName,
+    type: 'website',
+    image: card(input, null),
   };
 }
 
