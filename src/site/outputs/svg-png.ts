@@ -8,7 +8,9 @@
  * The rendering runs on libuv's thread pool (renderAsync), so neither the site's render thread
  * nor the front thread waits on it, and stops when the request that asked for it is abandoned.
  * Results are kept by the SVG's hash: the front cache re-renders a page's outputs every few
- * seconds under load, and an unchanged SVG is then answered without drawing it again.
+ * seconds under load, and an unchanged SVG is then answered without drawing it again. One drawing
+ * at a time (about 60-100 ms of CPU for a card, a third of it PNG encoding): at most one core of
+ * the machine ever draws, whatever the number of pages and hosts whose data just changed.
  */
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -41,6 +43,15 @@ export function forgetRenderedPngs(): void {
   kept.clear();
 }
 
+/** The drawing in progress or last finished: the next one starts after it. */
+let lane: Promise<unknown> = Promise.resolve();
+
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const result = lane.then(work, work);
+  lane = result.catch(() => undefined);
+  return result;
+}
+
 /** The PNG of `svg`, `width` px wide (default: the SVG's own size). */
 export async function svgToPng(svg: string, options: { width?: number; signal?: AbortSignal } = {}): Promise<Uint8Array<ArrayBuffer>> {
   const key = createHash('sha256').update(svg).update(`\0${options.width ?? ''}`).digest('base64url');
@@ -51,8 +62,11 @@ export async function svgToPng(svg: string, options: { width?: number; signal?: 
     fitTo: options.width === undefined ? { mode: 'original' } : { mode: 'width', value: options.width },
     logLevel: 'off',
   };
-  const image = await renderAsync(svg, renderOptions, options.signal ?? null);
-  const png = new Uint8Array(image.asPng());
+  const png = await oneAtATime(async () => {
+    options.signal?.throwIfAborted();
+    const image = await renderAsync(svg, renderOptions, options.signal ?? null);
+    return new Uint8Array(image.asPng());
+  });
   keep(key, png);
   return png;
 }
