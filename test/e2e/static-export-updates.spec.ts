@@ -93,6 +93,8 @@ let incident: Incident;
 
 test.describe('re-exporting after changes', () => {
   test('unchanged data rewrites nothing: no file, not even the manifest', async () => {
+    // Two whole exports, each drawing the status cards of both trees: more than the default 30 s on a loaded machine.
+    test.setTimeout(60_000);
     const first = await reexport();
     expect(first.counts).toMatchObject({ written: first.after.size, unchanged: 0, removed: 0 });
     const before = await fingerprint(out);
