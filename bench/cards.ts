@@ -14,6 +14,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { renderCardSvg } from '../src/site/outputs/card.ts';
 import { forgetRenderedPngs, svgToPng } from '../src/site/outputs/svg-png.ts';
+import { everySecond, type Churn } from './lib/churn.ts';
 import { median, runLoad, type LoadResult } from './lib/load.ts';
 import { startApi, startPorchlight } from './lib/processes.ts';
 
@@ -22,30 +23,17 @@ const SECONDS = 5;
 const CONNECTIONS = 50;
 
 /** A new active incident every second: the card's "and N more" changes each time. */
-function startIncidents(apiUrl: string, apiKey: string, monitorId: string): { stop(): Promise<number> } {
+function startIncidents(apiUrl: string, apiKey: string, monitorId: string): Churn {
   const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
-  let running = true;
-  let created = 0;
-  const loop = (async () => {
-    while (running) {
-      const started = Date.now();
-      const response = await request(`${apiUrl}/incidents`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ monitorIds: [monitorId], title: `Bench incident ${created + 1}`, message: 'Bench.', severity: 'minor' }),
-      });
-      await response.body.dump();
-      if (response.statusCode < 300) created += 1;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1_000 - (Date.now() - started))));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      return created;
-    },
-  };
+  return everySecond(async (created) => {
+    const response = await request(`${apiUrl}/incidents`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ monitorIds: [monitorId], title: `Bench incident ${created + 1}`, message: 'Bench.', severity: 'minor' }),
+    });
+    await response.body.dump();
+    return response.statusCode < 300;
+  });
 }
 
 /** Asks for `outputs` back to back until stopped; counts the distinct versions of the first seen. */
