@@ -117,3 +117,16 @@ describe('the favicon', () => {
     expect(pageTone(outputFor(snapshot({ monitors: [monitor('m1', 'up'), monitor('m2', 'up')], incidents: [] })))).toBe('operational');
   });
 });
+
+describe('drawing', () => {
+  it('stops for an abandoned request without holding up the next drawing', async () => {
+    forgetRenderedPngs();
+    const svg = renderCardSvg({ ...base, pageName: 'Abandoned' });
+    const abandoned = svgToPng(svg, { signal: AbortSignal.abort() });
+    const next = svgToPng(renderCardSvg({ ...base, pageName: 'Next' }));
+    await expect(abandoned).rejects.toThrow();
+    expect(decode(await next).width).toBe(1200);
+    // Nothing was kept for the abandoned one: asked again, it is drawn.
+    expect(decode(await svgToPng(svg)).width).toBe(1200);
+  });
+});
