@@ -142,3 +142,40 @@ test('robots.txt and sitemap.xml answer per host: the main host lists its public
   // On its own domain the card sits at the root too.
   expect((await bytesOf(`${porchlight.siteUrl}/card.png`, { host: `${DOMAIN}:${port}` })).type).toBe('image/png');
 });
+
+test('a page named <script> with a 200-character incident title unfurls as text and draws its card', async ({ page, porchlight }) => {
+  const api = apiFor(porchlight);
+  const name = '<script>document.title="pwned"</script> & "Quotes"';
+  const title = `<img src=x onerror=alert(1)> ${'Long title '.repeat(17)}`.slice(0, 200);
+  const monitor = await api.monitors.create({ name: 'Preview probe', type: 'tcp', host: '127.0.0.1', port: 9, interval: 300, timeout: 2 });
+  await api.monitors.update(monitor.id, { active: false });
+  const hostile = await api.statusPages.create({ name, slug: 'preview-hostile', monitors: [{ monitorId: monitor.id }] });
+  const incident = await api.incidents.create({ monitorIds: [monitor.id], title, message: '</script><b>not bold</b>', severity: 'major' });
+  try {
+    await expect.poll(async () => (await page.goto('/preview-hostile/'))?.status()).toBe(200);
+    await expect.poll(async () => {
+      await page.reload();
+      return (await previewTags(page)).description;
+    }).toContain('Active incident: <img src=x onerror=alert(1)> Long title');
+    const tags = await previewTags(page);
+    expect(tags.siteName).toBe(name);
+    expect(tags.title?.startsWith(`${name}: `)).toBe(true);
+    expect(tags.description!.endsWith('…')).toBe(true);
+    expect(await page.title()).not.toBe('pwned');
+    // The only script is the page's own inline one, at the end of the body.
+    expect(await page.locator('script').count()).toBe(1);
+    const card = await bytesOf(tags.image!);
+    expect(card.status).toBe(200);
+    const png = PNG.sync.read(card.body);
+    expect([png.width, png.height]).toEqual([1200, 630]);
+    // The sitemap follows the data (the front cache may answer its previous bytes once while it re-renders).
+    const sitemap = async () => (await bytesOf(`${porchlight.siteUrl}/sitemap.xml`)).body.toString('utf8');
+    await expect.poll(sitemap).toContain(`<loc>${porchlight.siteUrl}/preview-hostile/incidents/${incident.id}/</loc>`);
+    expect(await sitemap()).toContain(`<loc>${porchlight.siteUrl}/preview-hostile/</loc>`);
+  } finally {
+    await api.incidents.delete(incident.id).catch(() => undefined);
+    await api.statusPages.delete(hostile.id).catch(() => undefined);
+    await api.monitors.delete(monitor.id).catch(() => undefined);
+    await api.close();
+  }
+});
