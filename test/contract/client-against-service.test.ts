@@ -14,7 +14,8 @@ let target: Server;
 let targetUrl: string;
 
 beforeAll(async () => {
-  service = await startService({ databasePath: ':memory:', seedDemo: true, scheduler: false, log: () => undefined });
+  // Its monitors target loopback: allowed explicitly, as the egress policy holds a second organization to it.
+  service = await startService({ databasePath: ':memory:', seedDemo: true, scheduler: false, log: () => undefined, allowPrivateTargets: true });
   const { apiKey } = createOrganization(service.store, { name: 'Contract Co', plan: 'pro' });
   client = createClient({ baseUrl: service.url, apiKey, maxRetries: 0 });
   target = createServer((_request, response) => response.end('ok'));
