@@ -2,21 +2,9 @@ import { createTransport, type Transporter } from 'nodemailer';
 import { isTimeoutError, knownNetworkMessage, redact } from '../checks/describe-network-error.ts';
 import type { AttemptResult } from './attempt-result.ts';
 import type { EmailMessage } from './email-message.ts';
+import { DEFAULT_SMTP_FROM, type SmtpSettings } from '../../contract/smtp.ts';
 
-/** Where e-mail notifications go out (SMTP_HOST, SMTP_PORT, SMTP_SECURE, SMTP_USER, SMTP_PASSWORD, SMTP_FROM). */
-export interface SmtpSettings {
-  host: string;
-  /** Default 587, or 465 when `secure`. */
-  port?: number;
-  /** TLS from the first byte (port 465). Otherwise STARTTLS is used when the server offers it. */
-  secure?: boolean;
-  user?: string;
-  password?: string;
-  /** Sender address, default `Porchlight <porchlight@localhost>`. */
-  from?: string;
-}
-
-export const DEFAULT_SMTP_FROM = 'Porchlight <porchlight@localhost>';
+export { DEFAULT_SMTP_FROM, type SmtpSettings } from '../../contract/smtp.ts';
 const SMTP_TIMEOUT_MS = 10_000;
 
 function replyCode(value: unknown): number | null {
