@@ -39,6 +39,14 @@ const launcherEnvSchema = z.object({
   /** Push updates from the API (see README): on by default where they can work. */
   PUSH_UPDATES: flag(true),
   PUSH_TOKEN: z.string().trim().regex(PUSH_TOKEN_PATTERN, 'must be 32 to 128 letters, digits, - or _').optional(),
+  /** E-mail subscriptions; unset: on when SMTP is configured (or for the embedded demo). */
+  SUBSCRIPTIONS: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .transform((value) => value === 'true' || value === '1')
+    .optional(),
+  SUBSCRIBERS_DB: z.string().trim().min(1).default('./data/subscribers.db'),
+  /** Where the demo's catch-all SMTP server writes the mails it receives. */
+  DEMO_MAIL_DIR: z.string().trim().min(1).default('./data/mail'),
 })
   .superRefine((env, ctx) => {
     if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {

@@ -10,6 +10,7 @@ import { enhanceScript } from './scripts/enhance.ts';
 import { contentSecurityPolicy, securityHeaders } from './security/csp.ts';
 import { BASE_PATH_HEADER, EXPORT_HEADER, normalizeBasePath } from './view/internal-request.ts';
 import { findPageByHost } from './view/routing.ts';
+import { siteConfig } from './config.ts';
 
 /** Paths answered without status data (readiness asks for it itself, without waiting). */
 const WITHOUT_DATA = new Set(['/healthz', '/readyz']);
@@ -55,7 +56,7 @@ const site = defineMiddleware(async (context, next) => {
   }
   if (context.locals.data) response.headers.set(DATA_VERSION_HEADER, dataVersionOf(context.locals.data.snapshot.fetchedAt));
   const { frameAncestors } = context.locals;
-  const csp = contentSecurityPolicy({ scripts: [enhanceScript.hash], styles: context.locals.cspStyles, frameAncestors });
+  const csp = contentSecurityPolicy({ scripts: [enhanceScript.hash], styles: context.locals.cspStyles, frameAncestors, formOrigin: siteConfig().subscribeFormOrigin });
   for (const [name, value] of Object.entries(securityHeaders(csp, frameAncestors))) response.headers.set(name, value);
   return response;
 });

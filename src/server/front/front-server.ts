@@ -19,6 +19,7 @@ import { followCustomDomains } from '../../site/data/custom-domains.ts';
 import { cacheTarget, checkHost, type CacheTarget, type CheckedHost } from './request-key.ts';
 import { gateRequest, isGateAnswer, type GateAnswer } from './request-gate.ts';
 import type { PushReceiver } from '../push/push-receiver.ts';
+import type { SubscriptionRelay } from './subscription-relay.ts';
 
 export interface FrontOptions {
   /** Origin of the internal Astro server, e.g. http://127.0.0.1:40123 */
@@ -33,6 +34,8 @@ export interface FrontOptions {
   log?: (line: string) => void;
   /** The push route, answered before anything is rendered. */
   push?: PushReceiver;
+  /** E-mail subscriptions' routes (GET, HEAD and POST), answered by their own thread. */
+  subscriptions?: SubscriptionRelay;
   /**
    * The main host as visitors reach it (SITE_PUBLIC_URL's host[:port]). When set, any Host that
    * is not a public page's custom domain is answered as this one: one render and one entry for
@@ -292,11 +295,18 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   function handle(request: IncomingMessage, response: ServerResponse): void {
     // The one POST the site takes (the API's webhook), before the gate that refuses all others.
     if (options.push?.matches(request.url ?? '/')) return options.push.handle(request, response);
-    const gated = gateRequest(request);
+    // The subscription forms post too: their routes pass the gate's Host and target checks as a
+    // GET would, then go to their own thread, never to the cache or to Astro.
+    const subscriptions = options.subscriptions?.matches(request) ? options.subscriptions : null;
+    const gated = gateRequest(subscriptions ? { method: 'GET', url: request.url, headers: request.headers, rawHeaders: request.rawHeaders } : request);
     if (isGateAnswer(gated)) return sendGateAnswer(request, response, gated);
     const checked = checkHost(gated.host);
     if (checked === null) return plain(response, 400, 'Bad Request: the Host header must be a host name with an optional port.\n');
     const host = answeredAs(checked);
+    if (subscriptions) {
+      subscriptions.handle(request, response, host.host, gated.path).catch((error: unknown) => fail(request, response, error));
+      return;
+    }
     const target = options.freshMs > 0 ? cacheTarget(gated.path, host) : null;
     const fresh = target === null ? undefined : cache.get(target.key, FRESH_ONLY);
     if (fresh && isCurrent(fresh)) {

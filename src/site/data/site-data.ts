@@ -15,6 +15,7 @@ import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
 import { onPush } from './push-signal.ts';
 import { publishRefresh } from './refresh-events.ts';
+import { announceSnapshot } from './snapshot-channel.ts';
 import { RefreshThrottle } from './refresh-throttle.ts';
 import { SnapshotCache, type CachedSnapshot } from './snapshot-cache.ts';
 import { memorySnapshotFile, snapshotFile, type SnapshotFile } from './snapshot-file.ts';
@@ -111,12 +112,15 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     onLoaded: (snapshot) => {
       announceCustomDomains(snapshot.pages);
       announceDataVersion(dataVersionOf(snapshot.fetchedAt));
+      // E-mail subscriptions find their events by comparing successive loads of this same data.
+      if (config.subscriptions) announceSnapshot('loaded', snapshot);
       // One save at a time, off the refresh's path: pages switch to the new data first.
       save(snapshot);
     },
     onRestored: (snapshot) => {
       announceCustomDomains(snapshot.pages);
       announceDataVersion(dataVersionOf(snapshot.fetchedAt));
+      if (config.subscriptions) announceSnapshot('restored', snapshot);
     },
     onFailure: ({ reason, retryInSeconds, trigger }) => {
       log.warn(
