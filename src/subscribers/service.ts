@@ -16,19 +16,13 @@ import { createLogger, reasonOf } from '../logging/logger.ts';
 import { EventFeed } from './event-feed.ts';
 import { confirmationMail } from './mail-view.ts';
 import { smtpTransport, type MailTransport } from './mail-transport.ts';
-import { OutboxSender, type SenderCounts } from './outbox-sender.ts';
+import { OutboxSender } from './outbox-sender.ts';
 import { pageAddress, subscribeUrls, type LinkSettings } from './page-address.ts';
 import { createRoutes } from './routes.ts';
-import { SubscriberStore, type StoreStats } from './store.ts';
+import { SubscriberStore } from './store.ts';
+import { SUBSCRIPTION_STATS_CHANNEL, type SubscriptionStats } from './stats.ts';
 import { manageToken } from './tokens.ts';
 
-export const SUBSCRIPTION_STATS_CHANNEL = 'porchlight:subscription-stats';
-
-export interface SubscriptionStats extends StoreStats {
-  sender: SenderCounts;
-  confirmations: { sent: number; failed: number };
-  at: number;
-}
 
 export interface SubscriptionOptions {
   databasePath: string;
@@ -39,6 +33,8 @@ export interface SubscriptionOptions {
   retryMaxMs?: number;
   /** How long a page must be missing from the data before its subscribers are deleted. */
   pageGraceMs?: number;
+  /** How often the metrics hear the counts (and unconfirmed requests past expiry are deleted). */
+  statsIntervalMs?: number;
   /** Test seam: another transport than SMTP. */
   transport?: MailTransport;
 }
@@ -123,14 +119,16 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
   });
 
   const announceStats = announcer<SubscriptionStats>(SUBSCRIPTION_STATS_CHANNEL);
-  const tick = setInterval(() => {
+  const housekeeping = () => {
     try {
       store.expirePending(Date.now());
       announceStats({ ...store.stats(), sender: { ...sender.counts }, confirmations: { ...confirmations }, at: Date.now() });
     } catch (error) {
       log.warn({ event: 'subscription-stats', reason: reasonOf(error) }, `subscription housekeeping failed (${reasonOf(error)})`);
     }
-  }, 5_000);
+  };
+  const tick = setInterval(housekeeping, options.statsIntervalMs ?? 5_000);
+  housekeeping();
   tick.unref();
   sender.wake();
 

@@ -50,6 +50,7 @@ test.beforeAll(async () => {
     SMTP_PORT: String(sink.port),
     SMTP_FROM: 'Acme status <status@acme.test>',
     HISTORY_BACKFILL_PAGES: '0',
+    METRICS_PORT: '0',
   });
   await expect.poll(async () => (await request(`${site.siteUrl}/readyz`)).statusCode, { timeout: 10_000 }).toBe(200);
   // Mails link to a page's custom domain, which a test browser cannot reach: the demo page
@@ -57,6 +58,8 @@ test.beforeAll(async () => {
   const api = apiFor(site);
   try {
     await api.statusPages.update((await demoPage(api)).id, { customDomain: null });
+    // The site (and with it the subscriptions thread) has loaded the change.
+    await expect.poll(async () => (await request(`${site.siteUrl}/subscribe/manage`, { headers: { host: 'status.acme.test' } })).statusCode, { timeout: 15_000 }).toBe(404);
   } finally {
     await api.close();
   }
@@ -117,6 +120,17 @@ test('subscribe without JavaScript, confirm, get exactly one mail per change, le
   } finally {
     await api.close();
   }
+});
+
+test('metrics count subscribers and mails, and never name an address', async () => {
+  await expect.poll(async () => (await (await request(site.metricsUrl)).body.text()).match(/^porchlight_subscription_mails_total\{result="sent"\} (\d+)$/m)?.[1], { timeout: 10_000 }).toBe('3');
+  const text = await (await request(site.metricsUrl)).body.text();
+  // The one subscriber left: their address and its mails are gone from the store.
+  expect(text).toMatch(/^porchlight_subscribers\{state="confirmed"\} 0$/m);
+  expect(text).toMatch(/^porchlight_subscription_outbox\{state="pending"\} 0$/m);
+  expect(text).toMatch(/^porchlight_subscription_outbox_oldest_seconds 0$/m);
+  expect(text).toMatch(/^porchlight_subscription_mails_total\{result="confirm_sent"\} 1$/m);
+  expect(text).not.toContain('example.com');
 });
 
 test('the subscription pages never show an address, and a forged link is refused', async ({ page }) => {

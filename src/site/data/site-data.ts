@@ -160,6 +160,11 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
 
   const pushes = new RefreshThrottle(() => cache.refresh(), { intervalMs: PUSH_REFRESH_INTERVAL_MS });
   onPush(() => pushes.request());
+  if (config.subscriptions) {
+    // Subscribers are told of changes nobody is looking at too: the data is read at least once
+    // per freshness period even without visitors (a fresh snapshot costs nothing to ask for).
+    setInterval(() => cache.get().catch(() => undefined), config.freshSeconds * 1000).unref();
+  }
 
   return {
     get: () => cache.get(),
