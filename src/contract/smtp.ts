@@ -79,3 +79,22 @@ export function readSmtpSettings(env: Env): SmtpSettings | null {
     ...(from !== undefined && { from }),
   };
 }
+
+/** How long one SMTP connection, greeting or socket may stay silent. */
+export const SMTP_TIMEOUT_MS = 10_000;
+
+/**
+ * The connection options of `settings` as nodemailer's createTransport takes them (a plain
+ * object, so this module needs no mail library): both senders connect the same way.
+ */
+export function smtpConnection(settings: SmtpSettings) {
+  return {
+    host: settings.host,
+    port: settings.port ?? (settings.secure ? 465 : 587),
+    secure: settings.secure ?? false,
+    ...(settings.user !== undefined && { auth: { user: settings.user, pass: settings.password ?? '' } }),
+    connectionTimeout: SMTP_TIMEOUT_MS,
+    greetingTimeout: SMTP_TIMEOUT_MS,
+    socketTimeout: SMTP_TIMEOUT_MS,
+  };
+}

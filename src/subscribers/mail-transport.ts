@@ -5,7 +5,7 @@
  * owner or visitor text can add a header.
  */
 import { createTransport, type Transporter } from 'nodemailer';
-import { DEFAULT_SMTP_FROM, type SmtpSettings } from '../contract/smtp.ts';
+import { DEFAULT_SMTP_FROM, smtpConnection, type SmtpSettings } from '../contract/smtp.ts';
 import type { OutgoingMail } from './mail-view.ts';
 
 export type SendOutcome = { outcome: 'sent' } | { outcome: 'retry'; unreachable: boolean } | { outcome: 'permanent' };
@@ -23,8 +23,6 @@ export interface MailTransport {
   close(): void;
 }
 
-const TIMEOUT_MS = 10_000;
-
 function responseCode(error: unknown): number | null {
   const code = typeof error === 'object' && error !== null ? Reflect.get(error, 'responseCode') : undefined;
   return typeof code === 'number' ? code : null;
@@ -35,13 +33,7 @@ export function smtpTransport(settings: SmtpSettings, concurrency: number): Mail
     pool: true,
     maxConnections: concurrency,
     maxMessages: 500,
-    host: settings.host,
-    port: settings.port ?? (settings.secure ? 465 : 587),
-    secure: settings.secure ?? false,
-    ...(settings.user !== undefined && { auth: { user: settings.user, pass: settings.password ?? '' } }),
-    connectionTimeout: TIMEOUT_MS,
-    greetingTimeout: TIMEOUT_MS,
-    socketTimeout: TIMEOUT_MS,
+    ...smtpConnection(settings),
   });
   const from = settings.from ?? DEFAULT_SMTP_FROM;
   return {

@@ -15,6 +15,7 @@ import { joinPageMonitors } from '../site/lib/page-monitors.ts';
 import { findPageByHost, findPageBySlug } from '../site/view/routing.ts';
 import { answerPage, ANSWER_HEADERS, type AnswerPage, type PageBody } from './answer-page.ts';
 import { parseEmailAddress } from './email-address.ts';
+import { readBodyUpTo } from './form-body.ts';
 import { RateLimiter } from './rate-limit.ts';
 import type { SubscriberStore } from './store.ts';
 import { readManageToken, isTokenShaped } from './tokens.ts';
@@ -66,15 +67,8 @@ function locate(snapshot: Snapshot, host: string | undefined, url: string): Loca
 async function readForm(request: IncomingMessage): Promise<URLSearchParams | null> {
   const type = request.headers['content-type'] ?? '';
   if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return null;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) return null;
-    chunks.push(buffer);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  const body = await readBodyUpTo(request, MAX_BODY_BYTES);
+  return body ? new URLSearchParams(body.toString('utf8')) : null;
 }
 
 function send(request: IncomingMessage, response: ServerResponse, answer: AnswerPage): void {

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'undici';
+import { readBodyUpTo } from '../../subscribers/form-body.ts';
 import { SUBSCRIPTION_METHODS, SUBSCRIPTION_PATH } from '../../subscribers/paths.ts';
 
 const MAX_BODY_BYTES = 16 * 1024;
@@ -20,25 +21,13 @@ function plain(response: ServerResponse, status: number, text: string): void {
   response.end(text);
 }
 
-async function readBody(request: IncomingMessage): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) return null;
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
 export function createSubscriptionRelay(origin: string): SubscriptionRelay {
   const pool = new Pool(origin, { connections: 8, headersTimeout: 15_000, bodyTimeout: 15_000 });
   return {
     matches: (request) => SUBSCRIPTION_METHODS.has(request.method ?? '') && SUBSCRIPTION_PATH.test(request.url ?? ''),
     async handle(request, response, host, path) {
       const method = request.method === 'POST' ? 'POST' : request.method === 'HEAD' ? 'HEAD' : 'GET';
-      const body = method === 'POST' ? await readBody(request) : null;
+      const body = method === 'POST' ? await readBodyUpTo(request, MAX_BODY_BYTES) : null;
       if (method === 'POST' && body === null) return plain(response, 413, 'Payload Too Large\n');
       const upstream = await pool.request({
         method,
