@@ -18,6 +18,8 @@ import { residentMiB, root, startApi, startPorchlight } from './lib/processes.ts
 const SUBSCRIBERS = 10_000;
 const LOAD_SECONDS = 20;
 const CONNECTIONS = 100;
+/** At the default pace (SUBSCRIPTION_MAILS_PER_SECOND=50) the fan-out takes about 200 s. */
+const FAN_OUT_LIMIT_MS = 600_000;
 
 /** A catch-all SMTP server that only counts what it accepts. */
 async function countingSmtp(): Promise<{ port: number; count: () => number; close(): Promise<void> }> {
@@ -89,7 +91,7 @@ async function main(): Promise<Result> {
     const created = performance.now();
     await client.incidents.create({ monitorIds: [acme.monitors[0]!.monitorId], title: 'Bench: fan-out', message: 'One incident for ten thousand subscribers.', severity: 'minor' });
     let fanOutSeconds = Number.NaN;
-    while (performance.now() - created < 300_000) {
+    while (performance.now() - created < FAN_OUT_LIMIT_MS) {
       if (smtp.count() >= SUBSCRIBERS) {
         fanOutSeconds = (performance.now() - created) / 1000;
         break;
@@ -119,7 +121,7 @@ function section(result: Result, generator: string): string {
     row('no subscriptions', result.withoutSubscriptions),
     row(`${SUBSCRIBERS.toLocaleString('en')} subscribers, one incident fanning out`, result.duringFanOut),
     '',
-    `Fan-out: ${result.mails.toLocaleString('en')} mails accepted by the loopback SMTP server ${result.fanOutSeconds.toFixed(1)} s after the incident was created (polling each second, no push); Porchlight's resident memory afterwards ${result.residentMiB} MiB. Throughput ratio ${ratio(result.duringFanOut.requestsPerSecond, result.withoutSubscriptions.requestsPerSecond)}, p99 ratio ${ratio(result.duringFanOut.p99Ms, result.withoutSubscriptions.p99Ms)}.`,
+    `Fan-out: ${Number.isNaN(result.fanOutSeconds) ? `only ${result.mails.toLocaleString('en')} of ${SUBSCRIBERS.toLocaleString('en')} mails accepted within ${FAN_OUT_LIMIT_MS / 1000} s` : `${result.mails.toLocaleString('en')} mails accepted by the loopback SMTP server ${result.fanOutSeconds.toFixed(1)} s after the incident was created`} (default pace of 50 mails a second, polling each second, no push); Porchlight's resident memory afterwards ${result.residentMiB} MiB. Throughput ratio ${ratio(result.duringFanOut.requestsPerSecond, result.withoutSubscriptions.requestsPerSecond)}, p99 ratio ${ratio(result.duringFanOut.p99Ms, result.withoutSubscriptions.p99Ms)}.`,
   ].join('\n');
 }
 

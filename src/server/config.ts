@@ -45,6 +45,13 @@ const launcherEnvSchema = z.object({
     .transform((value) => value === 'true' || value === '1')
     .optional(),
   SUBSCRIBERS_DB: z.string().trim().min(1).default('./data/subscribers.db'),
+  /** Pace of subscription mails (0: as fast as the SMTP server takes them). */
+  SUBSCRIPTION_MAILS_PER_SECOND: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(100_000, 'must be at most 100000')
+    .default(50),
   /** Where the demo's catch-all SMTP server writes the mails it receives. */
   DEMO_MAIL_DIR: z.string().trim().min(1).default('./data/mail'),
 })

@@ -23,9 +23,21 @@ export interface MailTransport {
   close(): void;
 }
 
-function responseCode(error: unknown): number | null {
-  const code = typeof error === 'object' && error !== null ? Reflect.get(error, 'responseCode') : undefined;
-  return typeof code === 'number' ? code : null;
+function field(error: unknown, name: string): unknown {
+  return typeof error === 'object' && error !== null ? Reflect.get(error, name) : undefined;
+}
+
+/**
+ * What a failure says about the outbox: only a 5xx to RCPT TO is about this address; a 5xx
+ * elsewhere (a refused login or sender, a rejected message) is the server's or the
+ * configuration's and must never mark subscribers bouncing, so it is retried with backoff.
+ */
+export function classifyFailure(error: unknown): SendOutcome {
+  const code = field(error, 'responseCode');
+  const replyCode = typeof code === 'number' ? code : null;
+  if (replyCode !== null && replyCode >= 500 && field(error, 'command') === 'RCPT TO') return { outcome: 'permanent' };
+  // No reply at all (refused, timed out), 421, or a server-side refusal: the server, not this address.
+  return { outcome: 'retry', unreachable: replyCode === null || replyCode === 421 || replyCode >= 500 };
 }
 
 export function smtpTransport(settings: SmtpSettings, concurrency: number): MailTransport {
@@ -54,10 +66,7 @@ export function smtpTransport(settings: SmtpSettings, concurrency: number): Mail
         });
         return { outcome: 'sent' };
       } catch (error) {
-        const code = responseCode(error);
-        if (code !== null && code >= 500) return { outcome: 'permanent' };
-        // No reply at all (refused, timed out) or 421: the server, not this address.
-        return { outcome: 'retry', unreachable: code === null || code === 421 };
+        return classifyFailure(error);
       }
     },
     close: () => transporter.close(),

@@ -6,7 +6,7 @@
  */
 import type { Snapshot } from '../site/data/snapshot.ts';
 import type { StatusPage } from '../contract/index.ts';
-import { readableTextColor, safeBrandColor, DEFAULT_BRAND_COLOR } from '../site/lib/css.ts';
+import { readableTextColor, safeBrandColor, safeHttpUrl, DEFAULT_BRAND_COLOR } from '../site/lib/css.ts';
 import { escapeMarkup } from '../site/lib/markup.ts';
 import { incidentView } from '../site/view/incident-view.ts';
 import { maintenanceView } from '../site/view/maintenance-view.ts';
@@ -25,6 +25,8 @@ export interface MailContent {
   /** The HTML body's inner part, without the per-subscriber footer. */
   html: string;
   brandColor: string;
+  /** The page's logo (validated http(s)), shown beside its name; the name alone reads the same. */
+  logoUrl: string | null;
   /** The page (or incident) link, for the footer. */
   pageUrl: string;
 }
@@ -56,7 +58,7 @@ interface Part {
   link: string;
 }
 
-function render(pageName: string, subject: string, part: Part, brand: string): MailContent {
+function render(pageName: string, logoUrl: string | null, subject: string, part: Part, brand: string): MailContent {
   const text = [
     `${pageName}: ${part.heading}`,
     '',
@@ -71,7 +73,7 @@ function render(pageName: string, subject: string, part: Part, brand: string): M
     ? `<p style="margin:16px 0 4px"><strong>${escapeMarkup(part.message.label)}</strong>, <time datetime="${escapeMarkup(part.message.at.iso)}">${escapeMarkup(part.message.at.absolute)}</time></p><p style="margin:0;white-space:pre-wrap">${escapeMarkup(plainText(part.message.text))}</p>`
     : '';
   const html = `<p style="margin:0 0 4px;color:#555">${escapeMarkup(part.heading)}</p><h1 style="margin:0 0 12px;font-size:20px">${escapeMarkup(part.title)}</h1><table role="presentation" style="border-collapse:collapse">${rows}</table>${message}<p style="margin:20px 0"><a href="${escapeMarkup(part.link)}" style="background:${brand};color:${readableTextColor(brand)};padding:8px 14px;border-radius:4px;text-decoration:none">${escapeMarkup(en.detailsLink)}</a></p>`;
-  return { pageName, subject: oneLine(`[${pageName}] ${subject}`), text, html, brandColor: brand, pageUrl: part.link };
+  return { pageName, subject: oneLine(`[${pageName}] ${subject}`), text, html, brandColor: brand, logoUrl, pageUrl: part.link };
 }
 
 const MAINTENANCE_STATUS = {
@@ -97,7 +99,7 @@ export function eventMail(snapshot: Snapshot, page: StatusPage, event: SiteEvent
       [en.startedLine, when(view.startedAt)],
       ...(view.resolvedAt ? [[en.resolvedLine, when(view.resolvedAt)] as [string, string]] : []),
     ];
-    return render(pageName, en.subjects[event.kind](view.title), {
+    return render(pageName, context.branding.logoUrl, en.subjects[event.kind](view.title), {
       heading: en.subjects[event.kind]('').replace(/: $/, ''),
       title: view.title,
       lines,
@@ -107,7 +109,7 @@ export function eventMail(snapshot: Snapshot, page: StatusPage, event: SiteEvent
   }
   const view = maintenanceView(event.window, event.kind === 'maintenance-scheduled' ? 'upcoming' : 'running', context);
   if (view.affected.length === 0) return null;
-  return render(pageName, en.subjects[event.kind](view.title), {
+  return render(pageName, context.branding.logoUrl, en.subjects[event.kind](view.title), {
     heading: en.subjects[event.kind]('').replace(/: $/, ''),
     title: view.title,
     lines: [
@@ -130,13 +132,14 @@ export interface OutgoingMail {
 export function finishMail(content: MailContent, manageUrl: string): OutgoingMail {
   const text = `${content.text}\n\n-- \n${en.footerWhy(content.pageName)}\n${en.footerUnsubscribe}: ${manageUrl}\n`;
   const footer = `<hr style="border:0;border-top:1px solid #ddd;margin:24px 0 12px"><p style="font-size:13px;color:#555">${escapeMarkup(en.footerWhy(content.pageName))}<br><a href="${escapeMarkup(manageUrl)}" style="color:#333">${escapeMarkup(en.footerUnsubscribe)}</a></p>`;
-  return { subject: content.subject, text, html: mailDocument(content.pageName, content.brandColor, content.html + footer) };
+  return { subject: content.subject, text, html: mailDocument(content.pageName, content.brandColor, content.logoUrl, content.html + footer) };
 }
 
 /** The HTML document around a mail body: the brand colour as a bar with the page's name. */
-export function mailDocument(pageName: string, brandColor: string, inner: string): string {
+export function mailDocument(pageName: string, brandColor: string, logoUrl: string | null, inner: string): string {
   const brand = safeBrandColor(brandColor) ?? DEFAULT_BRAND_COLOR;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeMarkup(pageName)}</title></head><body style="margin:0;padding:0;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#111;background:#fff"><div style="background:${brand};color:${readableTextColor(brand)};padding:14px 20px;font-weight:bold;font-size:16px">${escapeMarkup(pageName)}</div><div style="padding:20px;max-width:640px">${inner}</div></body></html>`;
+  const logo = logoUrl ? `<img src="${escapeMarkup(logoUrl)}" alt="" height="28" style="vertical-align:middle;margin-right:10px;max-height:28px">` : '';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeMarkup(pageName)}</title></head><body style="margin:0;padding:0;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#111;background:#fff"><div style="background:${brand};color:${readableTextColor(brand)};padding:14px 20px;font-weight:bold;font-size:16px">${logo}${escapeMarkup(pageName)}</div><div style="padding:20px;max-width:640px">${inner}</div></body></html>`;
 }
 
 /** The confirmation mail (the one mail an unconfirmed address may get). */
@@ -144,5 +147,5 @@ export function confirmationMail(page: StatusPage, confirmUrl: string): Outgoing
   const brand = safeBrandColor(page.brandColor) ?? DEFAULT_BRAND_COLOR;
   const text = `${en.confirmMailBody(page.name)}\n\n${confirmUrl}\n\n${en.confirmMailIgnore}\n`;
   const inner = `<p>${escapeMarkup(en.confirmMailBody(page.name))}</p><p style="margin:20px 0"><a href="${escapeMarkup(confirmUrl)}" style="background:${brand};color:${readableTextColor(brand)};padding:8px 14px;border-radius:4px;text-decoration:none">${escapeMarkup(en.confirmButton)}</a></p><p style="font-size:13px;color:#555">${escapeMarkup(en.confirmMailIgnore)}</p>`;
-  return { subject: oneLine(en.confirmSubject(page.name)), text, html: mailDocument(page.name, brand, inner) };
+  return { subject: oneLine(en.confirmSubject(page.name)), text, html: mailDocument(page.name, brand, safeHttpUrl(page.logoUrl), inner) };
 }

@@ -3,7 +3,7 @@
  * (`sending`) only right before it is handed to SMTP, so a crash can leave at most `concurrency`
  * mails in doubt, and those are never sent again (store.recoverInFlight). SMTP unreachable:
  * the whole sender pauses with a growing delay and the mails wait; a 4xx: that mail waits with
- * its own backoff; a 5xx: that mail is given up and counts towards the address bouncing.
+ * its own backoff; a 5xx to RCPT TO: that mail is given up and counts towards the address bouncing.
  */
 import type { MailContent } from './mail-view.ts';
 import { finishMail } from './mail-view.ts';
@@ -17,6 +17,11 @@ export interface SenderOptions {
   retryMaxMs: number;
   /** Attempts after which a mail that keeps failing temporarily is given up. */
   maxAttempts: number;
+  /**
+   * Pace of sending (0: as fast as SMTP takes them). A fan-out spread over time leaves the CPU
+   * to the pages a crowd is loading during the very incident being mailed.
+   */
+  maxPerSecond: number;
   /** The manage (unsubscribe) link of a subscriber, from the link base stored with the event. */
   manageUrl(manageBase: string, subscriberId: string): string;
   messageId(mail: DueMail): string;
@@ -90,6 +95,10 @@ export class OutboxSender {
         return;
       }
       await Promise.all(batch.map((mail) => this.sendOne(mail)));
+      if (this.options.maxPerSecond > 0) {
+        const wait = (batch.length * 1000) / this.options.maxPerSecond - (this.now() - now);
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      }
     }
   }
 
@@ -116,7 +125,7 @@ export class OutboxSender {
       return;
     }
     if (result.outcome === 'permanent' || due.attempts >= this.options.maxAttempts) {
-      this.store.markFailed(due, now);
+      this.store.markFailed(due, now, result.outcome === 'permanent');
       this.counts.failed += 1;
       return;
     }

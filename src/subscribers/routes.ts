@@ -94,7 +94,7 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
     const snapshot = deps.snapshot();
     const method = request.method ?? 'GET';
     const client = String(request.headers['x-porchlight-client'] ?? 'unknown');
-    if (!snapshot) return send(request, response, message(503, null, null, en.tooManyTitle, en.tooManyBody));
+    if (!snapshot) return send(request, response, message(503, null, null, en.unavailableTitle, en.unavailableBody));
     const found = locate(snapshot, request.headers.host, request.url ?? '/');
     if (!found) return send(request, response, message(404, null, null, en.notFoundTitle, en.notFoundBody));
     const { page, action } = found;

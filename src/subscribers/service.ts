@@ -29,6 +29,8 @@ export interface SubscriptionOptions {
   smtp: SmtpSettings;
   links: LinkSettings;
   concurrency?: number;
+  /** Mails per second at most (default 50; 0: no limit). */
+  maxPerSecond?: number;
   retryBaseMs?: number;
   retryMaxMs?: number;
   /** How long a page must be missing from the data before its subscribers are deleted. */
@@ -61,6 +63,7 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
     retryBaseMs: options.retryBaseMs ?? 5_000,
     retryMaxMs: options.retryMaxMs ?? 30 * 60_000,
     maxAttempts: 60,
+    maxPerSecond: options.maxPerSecond ?? 50,
     manageUrl: (base, subscriberId) => `${base}?t=${encodeURIComponent(manageToken(store.secret(), subscriberId))}`,
     messageId: (mail) => `<${mail.eventId}.${mail.subscriberId}@${messageHost}>`,
   });

@@ -257,11 +257,12 @@ export class SubscriberStore {
     this.db.prepare("UPDATE outbox SET state = 'pending', next_attempt = ?, updated_at = ? WHERE subscriber_id = ? AND event_id = ?").run(nextAttempt, now, mail.subscriberId, mail.eventId);
   }
 
-  /** A permanent failure (5xx): this mail is given up; repeated ones mark the address bouncing. */
-  markFailed(mail: Pick<DueMail, 'subscriberId' | 'eventId'>, now: number): void {
+  /** A permanent failure (5xx to RCPT TO): this mail is given up; repeated ones mark the address bouncing. */
+  markFailed(mail: Pick<DueMail, 'subscriberId' | 'eventId'>, now: number, bounce = true): void {
     this.transaction(() => {
       this.db.prepare("UPDATE outbox SET state = 'failed', updated_at = ? WHERE subscriber_id = ? AND event_id = ?").run(now, mail.subscriberId, mail.eventId);
-      this.db.prepare("UPDATE subscribers SET bounces = bounces + 1, state = CASE WHEN bounces + 1 >= ? THEN 'bouncing' ELSE state END WHERE id = ?").run(BOUNCE_LIMIT, mail.subscriberId);
+      // A mail given up after retries (the server, not the address) does not count as a bounce.
+      if (bounce) this.db.prepare("UPDATE subscribers SET bounces = bounces + 1, state = CASE WHEN bounces + 1 >= ? THEN 'bouncing' ELSE state END WHERE id = ?").run(BOUNCE_LIMIT, mail.subscriberId);
     });
   }
 

@@ -77,6 +77,8 @@ describe('eventMail', () => {
     expect(mail.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(mail.text).toContain('https://status.example.com/acme/subscribe/manage?t=abc');
     expect(mail.html).toContain('background:#1a7f37');
+    // The logo is decoration beside the page's name: alt-less, and the mail reads the same without it.
+    expect(mail.html).toContain('<img src="https://acme.example/logo.svg" alt=""');
   });
 
   it('is null for a page that shows none of what the event affects', () => {

@@ -18,6 +18,8 @@ export const en = {
   invalidAddressBody: 'That does not look like an e-mail address we can send to. Go back and try again.',
   tooManyTitle: 'Too many requests',
   tooManyBody: 'Please wait a while before trying again.',
+  unavailableTitle: 'Please try again in a moment',
+  unavailableBody: 'Subscriptions are starting up. Go back and try again in a minute.',
   confirmTitle: 'Confirm your subscription',
   confirmBody: 'Press the button to start receiving e-mail updates for this page.',
   confirmButton: 'Confirm subscription',
