@@ -8,6 +8,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
+import AxeBuilder from '@axe-core/playwright';
 import { test, expect } from '@playwright/test';
 import { apiFor, demoPage } from './support/api.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
@@ -131,6 +132,26 @@ test('metrics count subscribers and mails, and never name an address', async () 
   expect(text).toMatch(/^porchlight_subscription_outbox_oldest_seconds 0$/m);
   expect(text).toMatch(/^porchlight_subscription_mails_total\{result="confirm_sent"\} 1$/m);
   expect(text).not.toContain('example.com');
+});
+
+test('the form (components opened) and the answer pages pass axe (WCAG 2 AA)', async ({ browser }) => {
+  // axe runs as a script in the page.
+  const context = await browser.newContext({ javaScriptEnabled: true });
+  const page = await context.newPage();
+  const violations = async () => (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()).violations.map((violation) => `${page.url()}: ${violation.id} ${violation.help}`);
+  await page.goto(`${site.siteUrl}/acme/`);
+  await page.getByText('Only some components (optional)').click();
+  const found = await violations();
+  await page.getByLabel('E-mail address').fill('not an address@');
+  // The browser's own check is bypassed as a script-less client might: the server answers.
+  await page.locator('form.pl-subscribe__form').evaluate((form) => form.setAttribute('novalidate', ''));
+  await page.getByRole('button', { name: 'Subscribe' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Please check the address');
+  found.push(...(await violations()));
+  await page.goto(`${site.siteUrl}/acme/subscribe/confirm?t=${'C'.repeat(43)}`);
+  found.push(...(await violations()));
+  await context.close();
+  expect(found).toEqual([]);
 });
 
 test('the subscription pages never show an address, and a forged link is refused', async ({ page }) => {
