@@ -56,7 +56,7 @@ export const MIGRATIONS: readonly Migration[] = [
         updated_at INTEGER NOT NULL,
         PRIMARY KEY (subscriber_id, event_id)
       );
-      CREATE INDEX outbox_due ON outbox (state, next_attempt);
+      CREATE INDEX outbox_due ON outbox (state, next_attempt, event_id);
 
       -- Since when a page has been missing from the data (deleted pages lose their subscribers
       -- only after a grace period).

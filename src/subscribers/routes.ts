@@ -64,11 +64,24 @@ function locate(snapshot: Snapshot, host: string | undefined, url: string): Loca
   return page ? { page, basePath: `/${encodeURIComponent(page.slug)}`, action, query: parsed.searchParams } : null;
 }
 
-async function readForm(request: IncomingMessage): Promise<URLSearchParams | null> {
+interface Form {
+  fields: URLSearchParams;
+  /** RFC 8058's one-click body, form-encoded or (as the RFC prefers) multipart/form-data. */
+  oneClick: boolean;
+}
+
+const MULTIPART_ONE_CLICK = /name="?List-Unsubscribe"?\r?\n(?:[^\r\n]+\r?\n)*\r?\nOne-Click\r?\n/;
+
+async function readForm(request: IncomingMessage): Promise<Form | null> {
   const type = request.headers['content-type'] ?? '';
-  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return null;
+  const encoded = /^application\/x-www-form-urlencoded\b/i.test(type);
+  if (!encoded && !/^multipart\/form-data\b/i.test(type)) return null;
   const body = await readBodyUpTo(request, MAX_BODY_BYTES);
-  return body ? new URLSearchParams(body.toString('utf8')) : null;
+  if (!body) return null;
+  const text = body.toString('utf8');
+  if (!encoded) return { fields: new URLSearchParams(), oneClick: MULTIPART_ONE_CLICK.test(text) };
+  const fields = new URLSearchParams(text);
+  return { fields, oneClick: fields.get('List-Unsubscribe') === 'One-Click' };
 }
 
 function send(request: IncomingMessage, response: ServerResponse, answer: AnswerPage): void {
@@ -119,8 +132,9 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
       request.resume();
       return say(429, en.tooManyTitle, en.tooManyBody);
     }
-    const form = await readForm(request);
-    if (!form) return say(400, en.invalidAddressTitle, en.invalidAddressBody);
+    const read = await readForm(request);
+    if (!read) return say(400, en.invalidAddressTitle, en.invalidAddressBody);
+    const form = read.fields;
 
     if (action === 'subscribe') {
       const email = parseEmailAddress(form.get('email'));
@@ -136,13 +150,14 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
 
     const token = found.query.get('t') ?? form.get('t');
     if (action === 'confirm') {
-      const confirmed = isTokenShaped(token) && token ? deps.store.confirm(token, now()) : null;
-      return confirmed && confirmed.pageId === page.id ? say(200, en.confirmedTitle, en.confirmedBody) : say(410, en.linkInvalidTitle, en.linkInvalidBody);
+      // Another page's link is not confirmed here (nor used up).
+      const pending = isTokenShaped(token) ? deps.store.confirmable(token, now()) : null;
+      const confirmed = pending && pending.pageId === page.id && token ? deps.store.confirm(token, now()) : null;
+      return confirmed ? say(200, en.confirmedTitle, en.confirmedBody) : say(410, en.linkInvalidTitle, en.linkInvalidBody);
     }
     const subscriber = manageable(token, page);
     if (!subscriber) return say(410, en.linkInvalidTitle, en.linkInvalidBody);
-    const oneClick = form.get('List-Unsubscribe') === 'One-Click';
-    if (oneClick || form.get('action') === 'unsubscribe') {
+    if (read.oneClick || form.get('action') === 'unsubscribe') {
       deps.store.remove(subscriber.id);
       return say(200, en.unsubscribedTitle, en.unsubscribedBody);
     }

@@ -162,6 +162,27 @@ describe('subscriptions service', () => {
     expect(sink.mailsTo('a@example.com')).toHaveLength(1);
   });
 
+  it('takes the one-click body as multipart/form-data too (RFC 8058 prefers it); a GET of the link changes nothing', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pl-subs-'));
+    const path = join(dir, 's.db');
+    const service = await start(path);
+    announceSnapshot('loaded', at(0, { incidents: [] }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await subscribeAndConfirm(service, 'multi@example.com');
+    announceSnapshot('loaded', at(1));
+    await until(() => sink.mailsTo('multi@example.com').length === 2);
+    const url = new URL(linkIn(sink.mailsTo('multi@example.com')[1]!, '/subscribe/manage'));
+    const view = await request(`${service.origin}${url.pathname}${url.search}`, { headers: { host: 'status.acme.test' } });
+    expect(await view.body.text()).toContain('Unsubscribe');
+    const boundary = '----porchlight';
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n`;
+    const answer = await request(`${service.origin}${url.pathname}${url.search}`, { method: 'POST', body, headers: { host: 'status.acme.test', 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-porchlight-client': '192.0.2.9' } });
+    expect(await answer.body.text()).toContain('You are unsubscribed');
+    const store = new SubscriberStore(path);
+    expect(store.find('multi@example.com')).toEqual([]);
+    store.close();
+  });
+
   it('SMTP down: the mails wait and arrive once it is back; 5xx marks an address bouncing', async () => {
     dir = mkdtempSync(join(tmpdir(), 'pl-subs-'));
     const path = join(dir, 's.db');
