@@ -20,6 +20,7 @@ import { cacheTarget, checkHost, type CacheTarget, type CheckedHost } from './re
 import { gateRequest, isGateAnswer, type GateAnswer } from './request-gate.ts';
 import type { PushReceiver } from '../push/push-receiver.ts';
 import type { SubscriptionRelay } from './subscription-relay.ts';
+import type { TlsGate } from './tls-gate.ts';
 
 export interface FrontOptions {
   /** Origin of the internal Astro server, e.g. http://127.0.0.1:40123 */
@@ -36,6 +37,8 @@ export interface FrontOptions {
   push?: PushReceiver;
   /** E-mail subscriptions' routes (GET, HEAD and POST), answered by their own thread. */
   subscriptions?: SubscriptionRelay;
+  /** The on-demand TLS gate, answered from memory before anything is rendered. */
+  tlsGate?: TlsGate;
   /**
    * The main host as visitors reach it (SITE_PUBLIC_URL's host[:port]). When set, any Host that
    * is not a public page's custom domain is answered as this one: one render and one entry for
@@ -295,6 +298,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   function handle(request: IncomingMessage, response: ServerResponse): void {
     // The one POST the site takes (the API's webhook), before the gate that refuses all others.
     if (options.push?.matches(request.url ?? '/')) return options.push.handle(request, response);
+    if (options.tlsGate?.matches(request.url ?? '/')) return options.tlsGate.handle(request, response);
     // The subscription forms post too: their routes pass the gate's Host and target checks as a
     // GET would, then go to their own thread, never to the cache or to Astro.
     const subscriptions = options.subscriptions?.matches(request) ? options.subscriptions : null;
@@ -322,6 +326,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     close: async () => {
       dataVersion.close();
       domains?.close();
+      options.tlsGate?.close();
       // Called once no visitor is waiting: background re-renders are abandoned, not awaited.
       await pool.destroy();
     },
