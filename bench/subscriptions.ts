@@ -8,12 +8,13 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { createClient } from '../src/api/index.ts';
 import { SubscriberStore } from '../src/subscribers/store.ts';
 import { loadGenerator, runLoad, type LoadResult } from './lib/load.ts';
 import { residentMiB, root, startApi, startPorchlight } from './lib/processes.ts';
+import { freePort } from './lib/push-latency.ts';
 
 const SUBSCRIBERS = 10_000;
 const LOAD_SECONDS = 20;
@@ -38,14 +39,6 @@ async function countingSmtp(): Promise<{ port: number; count: () => number; clos
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return { port: (server.server.address() as AddressInfo).port, count: () => received, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 function seed(databasePath: string, pageId: string): void {

@@ -4,13 +4,13 @@
  * mail, receive one mail per change, leave with the RFC 8058 one-click POST, receive nothing more.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect } from '@playwright/test';
 import { apiFor, demoPage } from './support/api.ts';
+import { freePort } from './support/free-port.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
 import { linkIn, startSmtpSink, type ReceivedMail, type SmtpSink } from './support/smtp-sink.ts';
 
@@ -20,14 +20,6 @@ test.use({ javaScriptEnabled: false });
 let sink: SmtpSink;
 let site: PorchlightProcess;
 let dir: string;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** The List-Unsubscribe URL of a mail (headers unfolded). */
 function listUnsubscribe(mail: ReceivedMail): string {
