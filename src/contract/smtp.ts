@@ -81,7 +81,7 @@ export function readSmtpSettings(env: Env): SmtpSettings | null {
 }
 
 /** How long one SMTP connection, greeting or socket may stay silent. */
-export const SMTP_TIMEOUT_MS = 10_000;
+const SMTP_TIMEOUT_MS = 10_000;
 
 /**
  * The connection options of `settings` as nodemailer's createTransport takes them (a plain

@@ -14,7 +14,7 @@ function csvField(value: string): string {
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
-export function toCsv(subscribers: readonly Subscriber[]): string {
+function toCsv(subscribers: readonly Subscriber[]): string {
   const rows = subscribers.map((s) => [s.id, s.pageId, s.email, s.state, s.components.join(' '), new Date(s.createdAt).toISOString()].map(csvField).join(','));
   return `${['id', 'page_id', 'email', 'state', 'components', 'created_at'].join(',')}\r\n${rows.map((row) => `${row}\r\n`).join('')}`;
 }

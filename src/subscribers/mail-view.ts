@@ -136,7 +136,7 @@ export function finishMail(content: MailContent, manageUrl: string): OutgoingMai
 }
 
 /** The HTML document around a mail body: the brand colour as a bar with the page's name. */
-export function mailDocument(pageName: string, brandColor: string, logoUrl: string | null, inner: string): string {
+function mailDocument(pageName: string, brandColor: string, logoUrl: string | null, inner: string): string {
   const brand = safeBrandColor(brandColor) ?? DEFAULT_BRAND_COLOR;
   const logo = logoUrl ? `<img src="${escapeMarkup(logoUrl)}" alt="" height="28" style="vertical-align:middle;margin-right:10px;max-height:28px">` : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeMarkup(pageName)}</title></head><body style="margin:0;padding:0;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#111;background:#fff"><div style="background:${brand};color:${readableTextColor(brand)};padding:14px 20px;font-weight:bold;font-size:16px">${logo}${escapeMarkup(pageName)}</div><div style="padding:20px;max-width:640px">${inner}</div></body></html>`;

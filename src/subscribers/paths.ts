@@ -6,6 +6,3 @@
 export const SUBSCRIPTION_PATH = /^(?:\/[^/?#]+)?\/subscribe(?:\/(?:confirm|manage))?\/?(?:\?[^#]*)?$/;
 
 export const SUBSCRIPTION_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST']);
-
-/** The path a page's form posts to, below its root (see hrefs.ts for the root). */
-export const SUBSCRIBE_PATH = 'subscribe';
