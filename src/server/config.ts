@@ -52,6 +52,8 @@ const launcherEnvSchema = z.object({
     .min(0, 'must be 0 or more')
     .max(100_000, 'must be at most 100000')
     .default(50),
+  /** Also mail subscribers when a monitor goes down with no incident about it. */
+  SUBSCRIPTION_MONITOR_DOWN: flag(false),
   /** Where the demo's catch-all SMTP server writes the mails it receives. */
   DEMO_MAIL_DIR: z.string().trim().min(1).default('./data/mail'),
 })

@@ -131,6 +131,7 @@ async function startSubscriptionsThread(plan: SubscriptionPlan, config: Launcher
     smtp: plan.mode === 'smtp' ? plan.smtp : null,
     demoMailDir: plan.mode === 'demo' ? plan.mailDir : null,
     maxPerSecond: config.launcher.SUBSCRIPTION_MAILS_PER_SECOND,
+    monitorDown: config.launcher.SUBSCRIPTION_MONITOR_DOWN,
     // The demo's origin is set once the site listens (setLinkOrigin).
     links: plan.mode === 'smtp' ? { origin: plan.publicUrl, configured: true } : { origin: 'http://127.0.0.1', configured: false },
   };

@@ -23,11 +23,13 @@ export class EventFeed {
   private readonly store: SubscriberStore;
   private readonly links: LinkSettings;
   private readonly pageGraceMs: number;
+  private readonly monitorDown: boolean;
 
-  constructor(store: SubscriberStore, links: LinkSettings, pageGraceMs: number) {
+  constructor(store: SubscriberStore, links: LinkSettings, options: { pageGraceMs: number; monitorDown: boolean }) {
     this.store = store;
     this.links = links;
-    this.pageGraceMs = pageGraceMs;
+    this.pageGraceMs = options.pageGraceMs;
+    this.monitorDown = options.monitorDown;
   }
 
   /** A freshly loaded snapshot (never a restored one: those are not news). */
@@ -36,7 +38,7 @@ export class EventFeed {
     this.previous = snapshot;
     const removed = this.store.notePages(new Set(snapshot.pages.map((page) => page.id)), now, this.pageGraceMs);
     if (!previous) return { events: 0, queued: 0, removed };
-    const events = diffSnapshots(previous, snapshot);
+    const events = diffSnapshots(previous, snapshot, { monitorDown: this.monitorDown });
     let queued = 0;
     const pages = publicPages(snapshot.pages);
     for (const event of events) {

@@ -10,8 +10,9 @@ import { readableTextColor, safeBrandColor, safeHttpUrl, DEFAULT_BRAND_COLOR } f
 import { escapeMarkup } from '../site/lib/markup.ts';
 import { incidentView } from '../site/view/incident-view.ts';
 import { maintenanceView } from '../site/view/maintenance-view.ts';
-import { pageContext } from '../site/view/page-context.ts';
+import { affectedServices, pageContext } from '../site/view/page-context.ts';
 import { publicUrls } from '../site/view/public-url.ts';
+import { timeView } from '../site/view/time-view.ts';
 import type { TimeView } from '../site/view/types.ts';
 import type { SiteEvent } from './snapshot-events.ts';
 import { en } from '../site/view/subscription-text.ts';
@@ -53,6 +54,8 @@ const when = (time: TimeView) => (time.iso ? `${time.absolute} (${time.iso})` : 
 interface Part {
   heading: string;
   title: string;
+  /** One paragraph of our own words, after the facts. */
+  note?: string;
   lines: [string, string][];
   message: { label: string; at: TimeView; text: string } | null;
   link: string;
@@ -65,6 +68,7 @@ function render(pageName: string, logoUrl: string | null, subject: string, part:
     plainText(part.title),
     ...part.lines.map(([label, value]) => `${label}: ${plainText(value)}`),
     ...(part.message ? ['', `${part.message.label}, ${when(part.message.at)}`, plainText(part.message.text)] : []),
+    ...(part.note ? ['', part.note] : []),
     '',
     `${en.detailsLink}: ${part.link}`,
   ].join('\n');
@@ -72,7 +76,8 @@ function render(pageName: string, logoUrl: string | null, subject: string, part:
   const message = part.message
     ? `<p style="margin:16px 0 4px"><strong>${escapeMarkup(part.message.label)}</strong>, <time datetime="${escapeMarkup(part.message.at.iso)}">${escapeMarkup(part.message.at.absolute)}</time></p><p style="margin:0;white-space:pre-wrap">${escapeMarkup(plainText(part.message.text))}</p>`
     : '';
-  const html = `<p style="margin:0 0 4px;color:#555">${escapeMarkup(part.heading)}</p><h1 style="margin:0 0 12px;font-size:20px">${escapeMarkup(part.title)}</h1><table role="presentation" style="border-collapse:collapse">${rows}</table>${message}<p style="margin:20px 0"><a href="${escapeMarkup(part.link)}" style="background:${brand};color:${readableTextColor(brand)};padding:8px 14px;border-radius:4px;text-decoration:none">${escapeMarkup(en.detailsLink)}</a></p>`;
+  const note = part.note ? `<p style="margin:16px 0 0">${escapeMarkup(part.note)}</p>` : '';
+  const html = `<p style="margin:0 0 4px;color:#555">${escapeMarkup(part.heading)}</p><h1 style="margin:0 0 12px;font-size:20px">${escapeMarkup(part.title)}</h1><table role="presentation" style="border-collapse:collapse">${rows}</table>${message}${note}<p style="margin:20px 0"><a href="${escapeMarkup(part.link)}" style="background:${brand};color:${readableTextColor(brand)};padding:8px 14px;border-radius:4px;text-decoration:none">${escapeMarkup(en.detailsLink)}</a></p>`;
   return { pageName, subject: oneLine(`[${pageName}] ${subject}`), text, html, brandColor: brand, logoUrl, pageUrl: part.link };
 }
 
@@ -105,6 +110,21 @@ export function eventMail(snapshot: Snapshot, page: StatusPage, event: SiteEvent
       lines,
       message: update ? { label: update.statusLabel, at: update.at, text: update.message } : null,
       link: urls.incident(view.id),
+    }, brand);
+  }
+  if ('monitor' in event) {
+    const label = affectedServices(context, event.monitorIds)[0];
+    if (!label) return null;
+    return render(pageName, context.branding.logoUrl, en.subjects['monitor-down'](label), {
+      heading: en.subjects['monitor-down']('').replace(/: $/, ''),
+      title: label,
+      lines: [
+        [en.statusLine, en.downStatus],
+        ...(event.monitor.lastCheckedAt ? [[en.checkedLine, when(timeView(event.monitor.lastCheckedAt))] as [string, string]] : []),
+      ],
+      message: null,
+      note: en.monitorDownBody,
+      link: urls.home,
     }, brand);
   }
   const view = maintenanceView(event.window, event.kind === 'maintenance-scheduled' ? 'upcoming' : 'running', context);

@@ -37,6 +37,8 @@ export interface SubscriptionOptions {
   pageGraceMs?: number;
   /** How often the metrics hear the counts (and unconfirmed requests past expiry are deleted). */
   statsIntervalMs?: number;
+  /** Also mail a monitor going down with no incident about it (default off). */
+  monitorDown?: boolean;
   /** Test seam: another transport than SMTP. */
   transport?: MailTransport;
 }
@@ -67,7 +69,7 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
     manageUrl: (base, subscriberId) => `${base}?t=${encodeURIComponent(manageToken(store.secret(), subscriberId))}`,
     messageId: (mail) => `<${mail.eventId}.${mail.subscriberId}@${messageHost}>`,
   });
-  const feed = new EventFeed(store, options.links, options.pageGraceMs ?? 7 * 24 * 3_600_000);
+  const feed = new EventFeed(store, options.links, { pageGraceMs: options.pageGraceMs ?? 7 * 24 * 3_600_000, monitorDown: options.monitorDown ?? false });
 
   let latest: Snapshot | null = null;
   const stopSnapshots = onSnapshot((kind, snapshot) => {

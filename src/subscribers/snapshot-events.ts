@@ -4,7 +4,7 @@
  * missed webhook. Each event has a stable key: the store records a key once, so a snapshot that
  * flaps (an incident missing from one load, back in the next) never mails anyone twice.
  */
-import type { Incident, MaintenanceWindow } from '../contract/index.ts';
+import type { Incident, MaintenanceWindow, Monitor } from '../contract/index.ts';
 import { incidentMonitorIds, isIncidentActive, sortedTimeline } from '../site/lib/incidents.ts';
 import { maintenanceMonitorIds, maintenancePhase, type MaintenancePhase } from '../site/lib/maintenance.ts';
 
@@ -13,10 +13,12 @@ export type MaintenanceEventKind = 'maintenance-scheduled' | 'maintenance-starte
 
 export type SiteEvent =
   | { kind: IncidentEventKind; key: string; incident: Incident; monitorIds: ReadonlySet<string>; updateId: string | null }
-  | { kind: MaintenanceEventKind; key: string; window: MaintenanceWindow; monitorIds: ReadonlySet<string> };
+  | { kind: MaintenanceEventKind; key: string; window: MaintenanceWindow; monitorIds: ReadonlySet<string> }
+  | { kind: 'monitor-down'; key: string; monitor: Monitor; monitorIds: ReadonlySet<string> };
 
 /** The parts of a snapshot the comparison reads. */
 export interface EventSource {
+  monitors: readonly Monitor[];
   incidents: readonly Incident[];
   maintenance: readonly MaintenanceWindow[];
   fetchedAt: Date;
@@ -52,8 +54,22 @@ function maintenanceKind(before: MaintenancePhase | null, now: MaintenancePhase)
   return null;
 }
 
-/** Events between `previous` and `next`, oldest change first. */
-export function diffSnapshots(previous: EventSource, next: EventSource): SiteEvent[] {
+const isDown = (monitor: Monitor | undefined) => typeof monitor?.currentStatus === 'string' && monitor.currentStatus.toLowerCase() === 'down';
+
+/**
+ * A monitor that went down with no open incident about it (optional, off by default): keyed by
+ * the check that found it down, so one outage is one mail whatever the loads in between.
+ */
+function monitorDownEvents(previous: EventSource, next: EventSource): SiteEvent[] {
+  const before = new Map(previous.monitors.map((monitor) => [monitor.id, monitor]));
+  const covered = new Set(next.incidents.filter(isIncidentActive).flatMap((incident) => [...incidentMonitorIds(incident)]));
+  return next.monitors
+    .filter((monitor) => isDown(monitor) && !isDown(before.get(monitor.id)) && !covered.has(monitor.id))
+    .map((monitor) => ({ kind: 'monitor-down', key: `monitor:${monitor.id}:down:${monitor.lastCheckedAt ?? next.fetchedAt.toISOString()}`, monitor, monitorIds: new Set([monitor.id]) }));
+}
+
+/** Events between `previous` and `next`, oldest change first; `monitorDown` adds monitors going down without an incident. */
+export function diffSnapshots(previous: EventSource, next: EventSource, options: { monitorDown?: boolean } = {}): SiteEvent[] {
   const events: SiteEvent[] = [];
   const incidentsBefore = new Map(previous.incidents.map((incident) => [incident.id, incident]));
   for (const incident of next.incidents) events.push(...incidentEvents(incidentsBefore.get(incident.id), incident));
@@ -63,5 +79,6 @@ export function diffSnapshots(previous: EventSource, next: EventSource): SiteEve
     const kind = maintenanceKind(before ? maintenancePhase(before, previous.fetchedAt) : null, maintenancePhase(window, next.fetchedAt));
     if (kind) events.push({ kind, key: `maintenance:${window.id}:${kind.slice('maintenance-'.length)}`, window, monitorIds: maintenanceMonitorIds(window) });
   }
+  if (options.monitorDown) events.push(...monitorDownEvents(previous, next));
   return events;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventMail, finishMail } from '../../src/subscribers/mail-view.ts';
 import { diffSnapshots } from '../../src/subscribers/snapshot-events.ts';
-import { incident, now, page, snapshot, window } from '../site/view/fixtures.ts';
+import { incident, monitor, now, page, snapshot, window } from '../site/view/fixtures.ts';
 
 const later = (minutes: number) => new Date(now.getTime() + minutes * 60_000);
 const keys = (before: ReturnType<typeof snapshot>, after: ReturnType<typeof snapshot>) => diffSnapshots(before, after).map((event) => event.key);
@@ -46,6 +46,32 @@ describe('diffSnapshots', () => {
     // A window first seen already completed, or cancelled, is nobody's news.
     expect(keys(none, snapshot({ maintenance: [{ ...planned, status: 'completed' }] }))).toEqual([]);
     expect(keys(scheduled, snapshot({ maintenance: [{ ...planned, status: 'cancelled' }], fetchedAt: later(2) }))).toEqual([]);
+  });
+});
+
+describe('monitor down without an incident (optional)', () => {
+  const down = (lastCheckedAt: string) => monitor('m1', 'down', { lastCheckedAt });
+  const up = monitor('m1', 'up');
+
+  it('is off unless asked; then one event per outage, none while an incident covers it', () => {
+    const before = snapshot({ monitors: [up, monitor('m2', 'down')] });
+    const after = snapshot({ monitors: [down('2026-11-22T12:00:30.000Z'), monitor('m2', 'down')], fetchedAt: later(1) });
+    expect(keys(before, after)).toEqual([]);
+    expect(diffSnapshots(before, after, { monitorDown: true }).map((event) => event.key)).toEqual(['monitor:m1:down:2026-11-22T12:00:30.000Z']);
+    // Still down on the next load: nothing new.
+    expect(diffSnapshots(after, snapshot({ monitors: after.monitors, fetchedAt: later(2) }), { monitorDown: true })).toEqual([]);
+    // An incident already names it: the incident's mails say it.
+    const covered = snapshot({ monitors: [down('2026-11-22T12:00:30.000Z')], incidents: [incident('i2', { monitors: [{ monitor: { id: 'm1', name: 'web' } }] })], fetchedAt: later(1) });
+    expect(diffSnapshots(before, covered, { monitorDown: true }).filter((event) => event.kind === 'monitor-down')).toEqual([]);
+  });
+
+  it('names the component as the page does', () => {
+    const before = snapshot({ monitors: [up] });
+    const after = snapshot({ monitors: [down('2026-11-22T12:00:30.000Z')], fetchedAt: later(1) });
+    const [event] = diffSnapshots(before, after, { monitorDown: true }).filter((item) => item.kind === 'monitor-down');
+    const mail = eventMail(after, page(), event!, { origin: 'https://status.example.com', basePath: '/acme' })!;
+    expect(mail.subject).toBe('[Acme Status] Down: Website');
+    expect(mail.text).toContain('No incident has been opened about it yet');
   });
 });
 

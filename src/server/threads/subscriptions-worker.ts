@@ -15,6 +15,7 @@ export interface SubscriptionsWorkerData {
   links: LinkSettings;
   retryBaseMs?: number;
   maxPerSecond: number;
+  monitorDown: boolean;
 }
 
 reportUnhandledRejections('subscriptions');
@@ -25,7 +26,7 @@ try {
   const mailbox = data.smtp === null && data.demoMailDir ? await (await import('../../subscribers/demo-mailbox.ts')).startDemoMailbox(data.demoMailDir) : null;
   const smtp: SmtpSettings = data.smtp ?? { host: '127.0.0.1', port: mailbox?.port ?? 25, secure: false, from: 'Porchlight demo <status@porchlight.localhost>' };
   const links = { ...data.links };
-  const running = await startSubscriptions({ databasePath: data.databasePath, smtp, links, maxPerSecond: data.maxPerSecond, ...(data.retryBaseMs !== undefined && { retryBaseMs: data.retryBaseMs }) });
+  const running = await startSubscriptions({ databasePath: data.databasePath, smtp, links, maxPerSecond: data.maxPerSecond, monitorDown: data.monitorDown, ...(data.retryBaseMs !== undefined && { retryBaseMs: data.retryBaseMs }) });
   onMessages(
     async () => {
       await running.close();
