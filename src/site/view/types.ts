@@ -1,3 +1,4 @@
+import type { SubscribeView } from './subscribe-view.ts';
 /**
  * View models: everything a template shows, already computed, validated and sanitized.
  * `.astro` files receive these as props and only lay them out.
@@ -128,6 +129,8 @@ export interface StatusPageView {
   historyHref: string;
   /** Set when the API is unreachable and the page shows the last known state. */
   stale: StaleNotice | null;
+  /** The e-mail subscription form, or null when subscriptions are off. */
+  subscribe: SubscribeView | null;
 }
 
 export interface IncidentPageView {

@@ -165,6 +165,7 @@ export function statusPage(overrides: Partial<StatusPageView> = {}): StatusPageV
     recentIncidents: [resolvedIncident],
     historyHref: '/acme/history/',
     stale: null,
+    subscribe: null,
     ...overrides,
   };
 }
