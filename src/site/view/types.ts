@@ -2,6 +2,7 @@
  * View models: everything a template shows, already computed, validated and sanitized.
  * `.astro` files receive these as props and only lay them out.
  */
+import type { UptimeBarView } from './uptime-bar-view.ts';
 
 export type StatusLevel = 'operational' | 'degraded' | 'partial_outage' | 'major_outage' | 'maintenance';
 export type MonitorHealth = 'up' | 'down' | 'degraded' | 'maintenance' | 'paused' | 'pending' | 'unknown';
@@ -106,6 +107,10 @@ export interface MonitorView {
   uptimeText: string;
   /** Oldest to newest, one per UTC day (90). */
   days: UptimeDayView[];
+  /** The days drawn as one SVG, with their summary for screen readers. */
+  bar: UptimeBarView;
+  /** The day-by-day list behind the bar. */
+  daysHref: string;
   /** e.g. "123 ms"; null when response times are hidden or unknown. */
   latencyText: string | null;
   chart: ResponseChartView | null;
