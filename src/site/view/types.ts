@@ -21,7 +21,7 @@ export interface TimeView {
 
 export interface BrandingView {
   pageName: string;
-  /** Validated http(s) URL or null. */
+  /** Validated http(s) URL, or a path on the site (`/demo/acme-logo.svg`, shown under the site's base path), or null. */
   logoUrl: string | null;
   logoAlt: string;
   /** Sanitized owner HTML, safe for set:html. */
