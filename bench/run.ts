@@ -15,6 +15,7 @@ import { residentMiB, root, startApi, startNginx, startPorchlight, startRawNode 
 import { startChurn } from './lib/churn.ts';
 import { renderReport, type BenchReport } from './lib/report.ts';
 import { runPushLatency } from './push.ts';
+import { runFiftyMonitorPageWeight } from './page-weight.ts';
 
 const RUNS = 3;
 const RUN_SECONDS = 5;
@@ -156,6 +157,8 @@ async function main(): Promise<void> {
 
     const rssMiB = await residentMiB(site.child.pid!);
     await nginx?.stop();
+    // On its own API and site: filling an organization up to 50 monitors would change the API use above.
+    const fiftyMonitors = await runFiftyMonitorPageWeight();
 
     const report: BenchReport = {
       date: new Date().toISOString(),
@@ -170,6 +173,7 @@ async function main(): Promise<void> {
       churn: { quiet: summarize(quietRuns), churn: summarize(churnRuns), updates: churnUpdates, refreshes: churnRenders },
       rssMiB,
       pageWeight: { htmlBytes: html.length, htmlGzipBytes: gzipped.length, cssGzipBytes: cssGzip.length },
+      fiftyMonitors,
       durationSeconds: Math.round((Date.now() - started) / 1000),
     };
     await mkdir(path.join(root, 'bench/results'), { recursive: true });

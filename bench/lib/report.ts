@@ -1,4 +1,5 @@
 /** The benchmark's figures as Markdown, written between markers in docs/benchmarks.md. */
+import { FIFTY_BUDGET, type PageWeight } from './page-weight.ts';
 import type { LoadResult } from './load.ts';
 import { percentile, type PushLatencyResult } from './push-latency.ts';
 
@@ -24,6 +25,8 @@ export interface BenchReport {
   outage: { load: LoadResult; staleNoticeShown: boolean; baselineP99Ms: number };
   rssMiB: number;
   pageWeight: { htmlBytes: number; htmlGzipBytes: number; cssGzipBytes: number };
+  /** A page of 50 monitors (bench/lib/page-weight.ts). */
+  fiftyMonitors: PageWeight;
   durationSeconds: number;
 }
 
@@ -82,6 +85,7 @@ export function resultsSection(report: BenchReport): string {
     `| Resident memory after the load < 200 MB | ${report.rssMiB} MiB | ${verdict(report.rssMiB < 200)} |`,
     `| Page weight: HTML + CSS < 30 KB gzipped | ${pageWeight.htmlGzipBytes} + ${pageWeight.cssGzipBytes} = ${pageWeight.htmlGzipBytes + pageWeight.cssGzipBytes} bytes (HTML ${pageWeight.htmlBytes} bytes uncompressed) | ${verdict(pageWeight.htmlGzipBytes + pageWeight.cssGzipBytes < 30 * 1024)} |`,
     `| Page weight: HTML ≤ 110 KB uncompressed | ${pageWeight.htmlBytes} bytes | ${verdict(pageWeight.htmlBytes <= 110 * 1024)} |`,
+    `| Page of ${report.fiftyMonitors.monitors} monitors: HTML ≤ ${FIFTY_BUDGET.htmlBytes / 1024} KB, ≤ ${FIFTY_BUDGET.elements} elements | ${report.fiftyMonitors.htmlBytes} bytes (${report.fiftyMonitors.htmlGzipBytes} gzipped), ${report.fiftyMonitors.elements} elements | ${verdict(report.fiftyMonitors.htmlBytes <= FIFTY_BUDGET.htmlBytes && report.fiftyMonitors.elements <= FIFTY_BUDGET.elements)} |`,
     END,
   ].join('\n');
 }
@@ -110,7 +114,8 @@ What it does, in order:
    the API requests Porchlight logs per refresh.
 7. Outage: 25 s at 100 connections; the API process is killed after 5 s, so the data goes stale
    and every refresh fails for the last 10 s or more.
-8. Resident memory of the Porchlight process after all of that, and the page's weight.
+8. Resident memory of the Porchlight process after all of that, and the page's weight; then, on
+   their own API and site, a page of 50 monitors (\`bench/page-weight.ts\`, runnable alone).
 9. Push latency: 20 trials of an incident created, then updated, through the API until the page
    shows it, with push and without (see \`bench/lib/push-latency.ts\`).
 
