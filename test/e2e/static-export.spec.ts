@@ -222,7 +222,7 @@ test('nginx sends the types and headers a page needs', async () => {
   expect(page.headers['content-security-policy']).toBe("frame-ancestors 'none'");
   expect(page.text).toMatch(/<meta http-equiv="content-security-policy" content="default-src 'none'/);
   // The stylesheet is in the page, allowed by its hash in the page's own policy.
-  const style = /<style>([^<]*)<\/style>/.exec(page.text)?.[1] ?? '';
+  const style = /<style>([\s\S]*?)<\/style>/.exec(page.text)?.[1] ?? '';
   expect(style.length).toBeGreaterThan(1000);
   const hash = createHash('sha256').update(style, 'utf8').digest('base64');
   expect(page.text).toContain(`'sha256-${hash}'`);

@@ -105,7 +105,7 @@ describe('PageLayout', () => {
     const root = await render(PageLayout, { ...base, branding: null }, { slots });
     // No second, render-blocking request: the stylesheet is in the document.
     expect(count(root, '<link rel="stylesheet"')).toBe(0);
-    const style = /<style>([^<]*)<\/style>/.exec(root);
+    const style = /<style>([\s\S]*?)<\/style>/.exec(root);
     expect(style).not.toBeNull();
     const hash = createHash('sha256').update(style![1]!, 'utf8').digest('base64');
     expect(root).toMatch(new RegExp(`<meta http-equiv="content-security-policy" content="[^"]*style-src 'self' 'sha256-${hash.replace(/[+/]/g, '\\$&')}'`));
