@@ -201,7 +201,7 @@ describe('demo logo', () => {
       const organizationId = service.store.demo.find()!.organizationId;
       const acme = service.store.statusPages.list(organizationId, { limit: 100, offset: 0 }).find((page) => page.slug === 'acme')!;
       service.store.statusPages.update(organizationId, acme.id, { logoUrl: 'http://127.0.0.1:4321/demo/acme-logo.svg' }, new Date());
-      service.setDemoSiteUrl('http://127.0.0.1:9999/');
+      service.setSiteUrl('http://127.0.0.1:9999/');
       const moved = listOf(await client.get('/status-pages')).items as { slug: string; logoUrl: string | null }[];
       expect(moved.find((page) => page.slug === 'acme')?.logoUrl).toBe('/demo/acme-logo.svg');
     } finally {
