@@ -37,7 +37,7 @@ function probe(sentence: string): void {
   requestAnimationFrame(check);
 }
 
-async function timeToStatus(browser: Browser, url: string, sentence: string, throttled: boolean): Promise<number> {
+export async function timeToStatus(browser: Browser, url: string, sentence: string, throttled: boolean): Promise<number> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
