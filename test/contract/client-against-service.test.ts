@@ -14,7 +14,7 @@ let target: Server;
 let targetUrl: string;
 
 beforeAll(async () => {
-  // Its monitors target loopback: allowed explicitly, as the egress policy holds a second organization to it.
+  // The checks run against this test's loopback server: a second organization needs the allowance.
   service = await startService({ databasePath: ':memory:', seedDemo: true, scheduler: false, log: () => undefined, allowPrivateTargets: true });
   const { apiKey } = createOrganization(service.store, { name: 'Contract Co', plan: 'pro' });
   client = createClient({ baseUrl: service.url, apiKey, maxRetries: 0 });
