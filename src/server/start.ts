@@ -24,6 +24,7 @@ import { createPushReceiver } from './push/push-receiver.ts';
 import { createTlsGate } from './front/tls-gate.ts';
 import { keepPushChannel, loopbackOrigin, planPush, pushUrl, type PushPlan } from './push/push-setup.ts';
 import { pushToken } from './push/push-token.ts';
+import { removeLocalConnection, writeLocalConnection } from './local-connection.ts';
 import { createSubscriptionRelay, type SubscriptionRelay } from './front/subscription-relay.ts';
 import { planSubscriptions, type SubscriptionPlan } from './subscriptions/plan.ts';
 import type { SubscriptionsWorkerData } from './threads/subscriptions-worker.ts';
@@ -232,9 +233,17 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     ? keepPushChannel({ apiUrl, apiKey, name: plan.name, webhookUrl: pushUrl(plan.publicUrl ?? loopbackOrigin(address), token), log: pushLog })
     : null;
 
+  const siteUrl = `http://${urlHost(HOST)}:${address.port}`;
+  // The `porchlight` CLI on this machine finds the embedded API here (see local-connection.ts).
+  if (embedded) {
+    await writeLocalConnection(config.site.CACHE_DIR, { apiUrl, apiKey, siteUrl, pid: process.pid }).catch((error: unknown) => {
+      log.warn({ reason: reasonOf(error) }, `could not record the embedded API for the porchlight CLI (${reasonOf(error)})`);
+    });
+  }
+
   let closing: Promise<void> | null = null;
   return {
-    siteUrl: `http://${urlHost(HOST)}:${address.port}`,
+    siteUrl,
     apiUrl,
     metricsUrl,
     push: plan,
@@ -246,6 +255,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
         const { forced } = await drain(server, SHUTDOWN_GRACE_MS);
         if (forced) log.warn({ event: 'shutdown' }, `requests still running after ${SHUTDOWN_GRACE_MS / 1000} s were cut`);
         await channel?.stop();
+        if (embedded) await removeLocalConnection(config.site.CACHE_DIR, process.pid);
         await front?.close();
         if (metricsServer) await drain(metricsServer, 1_000);
         metrics?.close();
