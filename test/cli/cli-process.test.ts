@@ -93,6 +93,20 @@ describe('porchlight status and pages', () => {
     expect(show.stdout).toMatch(/^id: +page_/);
     expect(show.stdout).toContain('urls:     unknown: set SITE_PUBLIC_URL or --site-url');
   });
+
+  it('page domain says whether a name gets a certificate on demand, and why not', async () => {
+    const internal = (await client.statusPages.list()).data.find((page) => page.slug === 'internal')!;
+    await client.statusPages.update(internal.id, { customDomain: 'internal.acme.test' });
+    try {
+      expect((await porchlight(['page', 'domain', 'STATUS.acme.test.'])).stdout.trim()).toBe('STATUS.acme.test.: allowed: the custom domain of the public page "acme"');
+      expect(await json(['page', 'domain', 'internal.acme.test'])).toEqual({ name: 'internal.acme.test', allowed: false, because: 'page-not-public', slug: 'internal' });
+      expect((await porchlight(['page', 'domain', 'nobody.example'])).stdout).toContain('refused: no status page has it as its custom domain');
+      expect((await porchlight(['page', 'domain', 'status.acme.test:443'])).stdout).toContain('refused: not a plain domain name');
+      expect(await json(['page', 'domain', 'status.example.com'], { SITE_PUBLIC_URL: 'https://status.example.com' })).toEqual({ name: 'status.example.com', allowed: true, because: 'main-host' });
+    } finally {
+      await client.statusPages.update(internal.id, { customDomain: null });
+    }
+  });
 });
 
 describe('porchlight incident', () => {

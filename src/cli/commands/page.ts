@@ -6,6 +6,7 @@ import type { StatusPage } from '../../api/index.ts';
 import { slugBasePath } from '../../site/view/hrefs.ts';
 import { componentBadgePath, PAGE_OUTPUTS } from '../../site/view/page-outputs.ts';
 import { publicUrls } from '../../site/view/public-url.ts';
+import { explainName, type NameExplanation } from '../../site/view/certificate-eligibility.ts';
 import type { Command } from '../command.ts';
 import { allPages, resolvePage } from '../lookups.ts';
 import { fields, table } from '../table.ts';
@@ -38,6 +39,22 @@ export function pageJson(page: StatusPage, siteUrl: string | null) {
     monitorIds: page.monitors.map((link) => link.monitorId),
     urls: pageUrls(page, siteUrl),
   };
+}
+
+/** Why a name does or does not get a certificate from the TLS gate (docs/custom-domains.md). */
+function domainVerdict(explanation: NameExplanation): string {
+  switch (explanation.because) {
+    case 'main-host':
+      return 'allowed: it is the host of SITE_PUBLIC_URL';
+    case 'custom-domain':
+      return `allowed: the custom domain of the public page "${explanation.slug}"`;
+    case 'page-not-public':
+      return `refused: the page "${explanation.slug}" claims it but is not public`;
+    case 'no-page-claims-it':
+      return 'refused: no status page has it as its custom domain';
+    case 'not-a-domain-name':
+      return 'refused: not a plain domain name (no port, path or spaces)';
+  }
 }
 
 const NO_SITE = 'unknown: set SITE_PUBLIC_URL or --site-url (npm start on this machine records it)';
@@ -87,6 +104,22 @@ export const pageCommands: Command[] = [
       }
       const badges = urls && urls.componentBadges.length > 0 ? `\n\ncomponent badges:\n${table(['MONITOR', 'URL'], urls.componentBadges.map((b) => [b.monitorId, b.url])).replace(/^/gm, '  ')}` : '';
       return { human: fields(lines) + badges, json };
+    },
+  },
+  {
+    words: ['page', 'domain'],
+    summary: 'whether a name gets an HTTPS certificate on demand, and why not',
+    usage: 'NAME',
+    optionHelp: [],
+    options: {},
+    examples: ['porchlight page domain status.acme.com', 'porchlight page domain status.acme.com --json | jq .allowed'],
+    positionals: ['NAME'],
+    async run({ client, env }, { positionals: [name = ''] }) {
+      // The same rule as the site's gate, applied to every page the key can see (the gate only
+      // knows the public ones, so it cannot say why). The main host is SITE_PUBLIC_URL's, as the site's.
+      const publicUrl = env.SITE_PUBLIC_URL?.trim();
+      const explanation = explainName(name, await allPages(client), publicUrl && URL.canParse(publicUrl) ? new URL(publicUrl).hostname : null);
+      return { human: `${name}: ${domainVerdict(explanation)}`, json: { name, ...explanation } };
     },
   },
 ];
