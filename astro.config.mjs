@@ -1,6 +1,7 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
+import { minifiedInlineScripts } from './src/site/scripts/minify-inline.ts';
 
 export default defineConfig({
   output: 'server',
@@ -19,4 +20,6 @@ export default defineConfig({
   image: { service: { entrypoint: 'astro/assets/services/noop' } },
   build: { inlineStylesheets: 'never' },
   devToolbar: { enabled: false },
+  // The inline script is minified as it is built (its comments stay in the source).
+  vite: { plugins: [minifiedInlineScripts()] },
 });

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { loadGenerator, median, runLoad, type LoadResult } from './lib/load.ts';
 import { residentMiB, root, startApi, startNginx, startPorchlight, startRawNode } from './lib/processes.ts';
 import { startChurn } from './lib/churn.ts';
+import { inlineScriptBytes } from './lib/inline-script.ts';
 import { renderReport, type BenchReport } from './lib/report.ts';
 import { runPushLatency } from './push.ts';
 
@@ -169,7 +170,7 @@ async function main(): Promise<void> {
       summaryJson: summarize(summaryRuns),
       churn: { quiet: summarize(quietRuns), churn: summarize(churnRuns), updates: churnUpdates, refreshes: churnRenders },
       rssMiB,
-      pageWeight: { htmlBytes: html.length, htmlGzipBytes: gzipped.length, cssGzipBytes: cssGzip.length },
+      pageWeight: { htmlBytes: html.length, htmlGzipBytes: gzipped.length, cssGzipBytes: cssGzip.length, inlineScriptBytes: inlineScriptBytes(html.toString()) },
       durationSeconds: Math.round((Date.now() - started) / 1000),
     };
     await mkdir(path.join(root, 'bench/results'), { recursive: true });
