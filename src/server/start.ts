@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { DemoInfo, ServiceOptions } from '../service/index.ts';
 import { ConfigError } from '../site/config.ts';
-import { signalPush } from '../site/data/push-signal.ts';
+import { signalPush, signalPushChannelVerified } from '../site/data/push-signal.ts';
 import { createLogger, reasonOf, type Logger } from '../logging/logger.ts';
 import type { LauncherConfig } from './config.ts';
 import { SiteNotBuiltError } from './site-handler.ts';
@@ -131,7 +131,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     token,
     onPush: (kind) => {
       pushLog.info({ event: 'push', kind }, `push received${kind ? ` (${kind})` : ''}: refreshing the data`);
-      signalPush();
+      signalPush(kind);
     },
   });
   const frontLog = createLogger('front');
@@ -169,7 +169,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   embedded?.setDemoSiteUrl(`${loopbackOrigin(address)}/`);
   warmUp(site.origin, frontLog);
   const channel = plan.on && token
-    ? keepPushChannel({ apiUrl, apiKey, name: plan.name, webhookUrl: pushUrl(plan.publicUrl ?? loopbackOrigin(address), token), log: pushLog })
+    ? keepPushChannel({ apiUrl, apiKey, name: plan.name, webhookUrl: pushUrl(plan.publicUrl ?? loopbackOrigin(address), token), log: pushLog, onVerified: signalPushChannelVerified })
     : null;
 
   let closing: Promise<void> | null = null;
