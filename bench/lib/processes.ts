@@ -15,8 +15,8 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-function run(command: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<Running & { match: RegExpExecArray }> {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function run(command: string, args: string[], env: Record<string, string>, ready: RegExp, cwd: string = root): Promise<Running & { match: RegExpExecArray }> {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -56,7 +56,8 @@ export async function startApi(databasePath: string, env: Record<string, string>
   return { ...api, url, key: api.match[1]! };
 }
 
-export async function startPorchlight(apiUrl: string, apiKey: string, freshSeconds: number, env: Record<string, string> = {}): Promise<Running & { url: string }> {
+/** `siteRoot`: the checkout whose launcher runs (built there), e.g. an older one for a "before" figure. */
+export async function startPorchlight(apiUrl: string, apiKey: string, freshSeconds: number, env: Record<string, string> = {}, siteRoot: string = root): Promise<Running & { url: string }> {
   const site = await run(
     node,
     // As `npm start` runs it (package.json): a smaller young generation keeps RSS down under load.
@@ -64,6 +65,7 @@ export async function startPorchlight(apiUrl: string, apiKey: string, freshSecon
     { PORT: '0', STATUS_API_URL: apiUrl, STATUS_API_KEY: apiKey, CACHE_DIR: ':memory:', CACHE_FRESH_SECONDS: String(freshSeconds), ...env },
     // The start-up summary is a JSON log line with the site's address.
     /"siteUrl":"([^"]+)"/,
+    siteRoot,
   );
   return { ...site, url: site.match[1]! };
 }

@@ -10,7 +10,8 @@ import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { DemoInfo, ServiceOptions } from '../service/index.ts';
 import { ConfigError } from '../site/config.ts';
-import { signalPush, signalPushChannelVerified } from '../site/data/push-signal.ts';
+import { onPush, signalPush, signalPushChannelVerified } from '../site/data/push-signal.ts';
+import { PUSH_WORKING_MS } from '../site/data/refresh-plan.ts';
 import { createLogger, reasonOf, type Logger } from '../logging/logger.ts';
 import type { LauncherConfig } from './config.ts';
 import { SiteNotBuiltError } from './site-handler.ts';
@@ -167,9 +168,17 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
 
   // The demo's "Website" monitor checks this very site's /healthz.
   embedded?.setDemoSiteUrl(`${loopbackOrigin(address)}/`);
+  // When the push channel was last verified; the site asks once it listens (it may come later).
+  let verifiedAt: number | null = null;
+  const stopAnswering = onPush((message) => {
+    if (message.type === 'ask' && verifiedAt !== null && Date.now() - verifiedAt <= PUSH_WORKING_MS) signalPushChannelVerified();
+  });
   warmUp(site.origin, frontLog);
   const channel = plan.on && token
-    ? keepPushChannel({ apiUrl, apiKey, name: plan.name, webhookUrl: pushUrl(plan.publicUrl ?? loopbackOrigin(address), token), log: pushLog, onVerified: signalPushChannelVerified })
+    ? keepPushChannel({ apiUrl, apiKey, name: plan.name, webhookUrl: pushUrl(plan.publicUrl ?? loopbackOrigin(address), token), log: pushLog, onVerified: () => {
+      verifiedAt = Date.now();
+      signalPushChannelVerified();
+    } })
     : null;
 
   let closing: Promise<void> | null = null;
@@ -185,6 +194,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
         const { forced } = await drain(server, SHUTDOWN_GRACE_MS);
         if (forced) log.warn({ event: 'shutdown' }, `requests still running after ${SHUTDOWN_GRACE_MS / 1000} s were cut`);
         await channel?.stop();
+        stopAnswering();
         await front?.close();
         if (metricsServer) await drain(metricsServer, 1_000);
         metrics?.close();

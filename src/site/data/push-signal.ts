@@ -9,7 +9,7 @@ export const PUSH_CHANNEL = 'porchlight:push';
 
 import { announcer, listenOn } from './thread-channel.ts';
 
-export type PushMessage = { type: 'push'; event: string | null } | { type: 'verified' };
+export type PushMessage = { type: 'push'; event: string | null } | { type: 'verified' } | { type: 'ask' };
 
 const announcePush = announcer<PushMessage>(PUSH_CHANNEL);
 
@@ -23,13 +23,21 @@ export function signalPushChannelVerified(): void {
   announcePush({ type: 'verified' });
 }
 
+/**
+ * The site asks whether the channel was verified before it started listening (a BroadcastChannel
+ * keeps no messages for listeners to come); the launcher answers with signalPushChannelVerified.
+ */
+export function askPushChannelVerified(): void {
+  announcePush({ type: 'ask' });
+}
+
 function isPushMessage(data: unknown): data is PushMessage {
   if (typeof data !== 'object' || data === null || !('type' in data)) return false;
-  if (data.type === 'verified') return true;
+  if (data.type === 'verified' || data.type === 'ask') return true;
   return data.type === 'push' && 'event' in data && (typeof data.event === 'string' || data.event === null);
 }
 
-/** Calls `listener` for each push or verification; returns a function that stops listening. */
+/** Calls `listener` for each message (a push, a verification, a question); returns a function that stops listening. */
 export function onPush(listener: (message: PushMessage) => void): () => void {
   return listenOn(PUSH_CHANNEL, (data) => {
     if (isPushMessage(data)) listener(data);

@@ -15,7 +15,7 @@ import { siteConfig, type SiteConfig } from '../config.ts';
 import { announceCustomDomains } from './custom-domains.ts';
 import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
-import { onPush, type PushMessage } from './push-signal.ts';
+import { askPushChannelVerified, onPush, type PushMessage } from './push-signal.ts';
 import { RateLimitPacer } from './rate-limit-pacer.ts';
 import { freshnessMs, listsToRead, type PushEvent } from './refresh-plan.ts';
 import { publishRefresh } from './refresh-events.ts';
@@ -214,6 +214,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
 
   const pushes = new RefreshThrottle(() => cache.refresh(), { intervalMs: PUSH_REFRESH_INTERVAL_MS, maxIntervalMs: PUSH_BURST_INTERVAL_MS });
   onPush((message: PushMessage) => {
+    if (message.type === 'ask') return;
     lastPushSign = Date.now();
     if (message.type !== 'push') return;
     // Past a hundred unread events, one that names nothing known stands for them all (read every list).
@@ -221,6 +222,8 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     else pendingEvents = [null];
     pushes.request();
   });
+  // The channel may have been verified before this listened.
+  askPushChannelVerified();
 
   return {
     get: () => cache.get(),
