@@ -61,8 +61,9 @@ export const DEFAULT_HISTORY_PACE: HistoryPace = { intervalMs: 300_000, maxCatch
 
 /**
  * The monitors whose check pages this refresh reads, in order. A monitor seen for the first
- * time always is (its bar needs a start); one whose API gives no `lastCheckedAt` is treated as
- * moved, at the calmer pace; one whose `lastCheckedAt` has not moved never is.
+ * time always is (its bar needs a start); one whose API leaves `lastCheckedAt` out is treated as
+ * moved, at the calmer pace; one whose `lastCheckedAt` has not moved (null included: never
+ * checked, as a paused monitor may be) never is.
  */
 export function monitorsToCatchUp(
   monitors: readonly { id: string; lastCheckedAt?: string | null | undefined }[],
@@ -79,7 +80,8 @@ export function monitorsToCatchUp(
       fresh.push(monitor.id);
       continue;
     }
-    const moved = !monitor.lastCheckedAt || monitor.lastCheckedAt !== mark.seenLastCheckedAt;
+    // An API that leaves the field out tells nothing: moved. Null (never checked) stays null while paused.
+    const moved = monitor.lastCheckedAt === undefined || (monitor.lastCheckedAt ?? null) !== (mark.seenLastCheckedAt ?? null);
     if (moved && nowMs - caughtUp >= pace.intervalMs) due.push({ id: monitor.id, since: caughtUp });
   }
   due.sort((a, b) => a.since - b.since || (a.id < b.id ? -1 : 1));

@@ -50,10 +50,16 @@ describe('monitorsToCatchUp', () => {
     expect(monitorsToCatchUp(monitors, marks, NOW, pace)).toEqual(['new', 'legacy', 'b', 'c']);
   });
 
-  it('treats a monitor without lastCheckedAt as moved, at the calm pace', () => {
+  it('treats a monitor whose API leaves lastCheckedAt out as moved, at the calm pace', () => {
     const marks = new Map<string, HistoryMark>([['m', { seenLastCheckedAt: null, caughtUpAt: minutesAgo(1) }]]);
     expect(monitorsToCatchUp([{ id: 'm' }], marks, NOW)).toEqual([]);
-    expect(monitorsToCatchUp([{ id: 'm', lastCheckedAt: null }], marks, NOW + DEFAULT_HISTORY_PACE.intervalMs)).toEqual(['m']);
+    expect(monitorsToCatchUp([{ id: 'm' }], marks, NOW + DEFAULT_HISTORY_PACE.intervalMs)).toEqual(['m']);
+  });
+
+  it('never reads a never-checked (paused) monitor again while it stays unchecked, and does once it is checked', () => {
+    const marks = new Map<string, HistoryMark>([['m', { seenLastCheckedAt: null, caughtUpAt: minutesAgo(60) }]]);
+    expect(monitorsToCatchUp([{ id: 'm', lastCheckedAt: null }], marks, NOW)).toEqual([]);
+    expect(monitorsToCatchUp([{ id: 'm', lastCheckedAt: minutesAgo(1) }], marks, NOW)).toEqual(['m']);
   });
 
   it('at 50 monitors each checked every minute, reads about ten check pages a minute', () => {
