@@ -13,6 +13,7 @@ import { createClient, RateLimitError, type ApiClient } from '../../api/index.ts
 import { createLogger, reasonOf, type Logger } from '../../logging/logger.ts';
 import { siteConfig, type SiteConfig } from '../config.ts';
 import { announceCustomDomains } from './custom-domains.ts';
+import { onDataWanted } from './data-wanted.ts';
 import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
 import { askPushChannelVerified, onPush, type PushMessage } from './push-signal.ts';
@@ -224,6 +225,8 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
   });
   // The channel may have been verified before this listened.
   askPushChannelVerified();
+  // Like a visit: starts a refresh only when the data is no longer fresh.
+  onDataWanted(() => void cache.get().catch(() => undefined));
 
   return {
     get: () => cache.get(),

@@ -66,7 +66,7 @@ export interface OutputOptions {
 }
 
 /** A public, cacheable answer with the same Cache-Control as the HTML page. */
-export function outputResponse(body: string, contentType: string, options: OutputOptions = {}): Response {
+export function outputResponse(body: string | Uint8Array<ArrayBuffer>, contentType: string, options: OutputOptions = {}): Response {
   const headers = new Headers({ 'content-type': contentType, 'cache-control': publicCacheControl(siteConfig()) });
   if (options.cors) headers.set('access-control-allow-origin', '*');
   return new Response(body, { status: 200, headers });
