@@ -15,7 +15,9 @@ import { residentMiB, root, startApi, startNginx, startPorchlight, startRawNode 
 import { startChurn } from './lib/churn.ts';
 import { inlineScriptBytes } from './lib/inline-script.ts';
 import { renderReport, type BenchReport } from './lib/report.ts';
+import { metricsUrlOf, threadMemoryMiB } from './lib/thread-memory.ts';
 import { runPushLatency } from './push.ts';
+import { runFiftyMonitorPageWeight } from './page-weight.ts';
 
 const RUNS = 3;
 const RUN_SECONDS = 5;
@@ -91,7 +93,8 @@ async function main(): Promise<void> {
   const generator = await loadGenerator();
   const dbDir = await mkdtemp(path.join(tmpdir(), 'porchlight-bench-'));
   const api = await startApi(path.join(dbDir, 'bench.db'));
-  const site = await startPorchlight(api.url, api.key, FRESH_SECONDS);
+  // With its metrics, for the memory of each thread (read once the load is over).
+  const site = await startPorchlight(api.url, api.key, FRESH_SECONDS, { METRICS_PORT: '0' });
   const pageUrl = `${site.url}/acme`;
   try {
     for (let warm = 0; warm < 3; warm += 1) await fetchBytes(pageUrl, true);
@@ -156,7 +159,11 @@ async function main(): Promise<void> {
     const staleNoticeShown = (await fetchBytes(pageUrl, false)).toString().includes('Live data unavailable');
 
     const rssMiB = await residentMiB(site.child.pid!);
+    const metricsUrl = metricsUrlOf(site.lines);
+    const threads = metricsUrl ? await threadMemoryMiB(metricsUrl) : [];
     await nginx?.stop();
+    // On its own API and site: filling an organization up to 50 monitors would change the API use above.
+    const fiftyMonitors = await runFiftyMonitorPageWeight();
 
     const report: BenchReport = {
       date: new Date().toISOString(),
@@ -170,7 +177,9 @@ async function main(): Promise<void> {
       summaryJson: summarize(summaryRuns),
       churn: { quiet: summarize(quietRuns), churn: summarize(churnRuns), updates: churnUpdates, refreshes: churnRenders },
       rssMiB,
+      threads,
       pageWeight: { htmlBytes: html.length, htmlGzipBytes: gzipped.length, cssGzipBytes: cssGzip.length, inlineScriptBytes: inlineScriptBytes(html.toString()) },
+      fiftyMonitors,
       durationSeconds: Math.round((Date.now() - started) / 1000),
     };
     await mkdir(path.join(root, 'bench/results'), { recursive: true });

@@ -16,6 +16,7 @@ import { createLogger, reasonOf, type Logger } from '../logging/logger.ts';
 import type { LauncherConfig } from './config.ts';
 import { SiteNotBuiltError } from './site-handler.ts';
 import { startThread, ThreadStartError, type StartedThread, type ThreadOptions } from './threads/worker-thread.ts';
+import { threadEntry } from './thread-entry.ts';
 import { createFrontHandler } from './front/front-server.ts';
 import { createPublicServer } from './front/public-server.ts';
 import { drain } from './drain.ts';
@@ -24,9 +25,18 @@ import { createPushReceiver } from './push/push-receiver.ts';
 import { createTlsGate } from './front/tls-gate.ts';
 import { keepPushChannel, loopbackOrigin, planPush, pushUrl, type PushPlan } from './push/push-setup.ts';
 import { pushToken } from './push/push-token.ts';
+import { createSubscriptionRelay, type SubscriptionRelay } from './front/subscription-relay.ts';
+import { planSubscriptions, type SubscriptionPlan } from './subscriptions/plan.ts';
+import type { SubscriptionsWorkerData } from './threads/subscriptions-worker.ts';
 
 /** How long requests in flight get to finish on shutdown. */
 const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * Bounds of each worker thread's V8 heap (MB), a few times what each holds under load (the site
+ * ~30 MB rendering the demo, see docs/benchmarks.md): a leak ends in a restart, not in swap.
+ */
+const SITE_HEAP_MB = 96;
+const API_HEAP_MB = 128;
 
 export interface RunningPorchlight {
   siteUrl: string;
@@ -34,6 +44,8 @@ export interface RunningPorchlight {
   /** Where Prometheus scrapes, or null when METRICS_PORT is unset. */
   metricsUrl: string | null;
   push: PushPlan;
+  /** E-mail subscriptions: off, on with SMTP, or the demo's local mailbox (its folder). */
+  subscriptions: { mode: SubscriptionPlan['mode']; mailFolder: string | null };
   embedded: EmbeddedService | null;
   demo: DemoInfo | null;
   /** Stops accepting, finishes requests in flight (bounded), then stops everything else. */
@@ -62,7 +74,7 @@ async function startEmbeddedService(config: LauncherConfig, threads: ThreadOptio
     ...readLimitsConfig(process.env),
     ...readEngineConfig(process.env),
   };
-  const thread = await startThread<{ url: string; demo: DemoInfo | null }>(new URL('./threads/service-worker.ts', import.meta.url), options, 'porchlight-api', threads);
+  const thread = await startThread<{ url: string; demo: DemoInfo | null }>(threadEntry('service-worker'), options, 'porchlight-api', { maxHeapMb: API_HEAP_MB, ...threads });
   exitWhenLost(thread, 'the embedded API');
   return {
     url: thread.ready.url,
@@ -105,11 +117,44 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
 
 /** The Astro site on a thread of its own, on an internal loopback port; only the front server talks to it. */
 export async function startSiteThread(threads: ThreadOptions = {}): Promise<{ origin: string; close(): Promise<void> }> {
-  const thread = await startThread<{ origin: string }>(new URL('./threads/site-worker.ts', import.meta.url), null, 'porchlight-site', threads).catch((error: unknown) => {
+  const thread = await startThread<{ origin: string }>(threadEntry('site-worker'), null, 'porchlight-site', { maxHeapMb: SITE_HEAP_MB, ...threads }).catch((error: unknown) => {
     throw error instanceof ThreadStartError && error.causeName === 'SiteNotBuiltError' ? new SiteNotBuiltError() : error;
   });
   exitWhenLost(thread, 'the site renderer');
   return { origin: thread.ready.origin, close: () => thread.close() };
+}
+
+interface SubscriptionsThread {
+  relay: SubscriptionRelay;
+  mailFolder: string | null;
+  setLinkOrigin(origin: string): void;
+  close(): Promise<void>;
+}
+
+/** The subscriptions' thread, started before the site's so that it hears the site's first load. */
+async function startSubscriptionsThread(plan: SubscriptionPlan, config: LauncherConfig): Promise<SubscriptionsThread | null> {
+  if (plan.mode === 'off') return null;
+  const data: SubscriptionsWorkerData = {
+    databasePath: config.launcher.SUBSCRIBERS_DB,
+    smtp: plan.mode === 'smtp' ? plan.smtp : null,
+    demoMailDir: plan.mode === 'demo' ? plan.mailDir : null,
+    maxPerSecond: config.launcher.SUBSCRIPTION_MAILS_PER_SECOND,
+    monitorDown: config.launcher.SUBSCRIPTION_MONITOR_DOWN,
+    // The demo's origin is set once the site listens (setLinkOrigin).
+    links: plan.mode === 'smtp' ? { origin: plan.publicUrl, configured: true } : { origin: 'http://127.0.0.1', configured: false },
+  };
+  const thread = await startThread<{ origin: string; mailFolder: string | null }>(new URL('./threads/subscriptions-worker.ts', import.meta.url), data, 'porchlight-subscriptions');
+  exitWhenLost(thread, 'the e-mail subscriptions');
+  const relay = createSubscriptionRelay(thread.ready.origin);
+  return {
+    relay,
+    mailFolder: thread.ready.mailFolder,
+    setLinkOrigin: (origin) => thread.post({ type: 'link-origin', origin }),
+    close: async () => {
+      await relay.close();
+      await thread.close();
+    },
+  };
 }
 
 /** Asks the site whether it is ready, which also starts its first load (restoring the saved snapshot). */
@@ -138,6 +183,10 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   });
   const frontLog = createLogger('front');
 
+  const subscriptionPlan = planSubscriptions(config, process.env);
+  const subscriptions = await startSubscriptionsThread(subscriptionPlan, config);
+  // The site shows the form, and tells its snapshots, only when subscriptions run.
+  process.env.SUBSCRIPTIONS = subscriptions ? 'true' : 'false';
   const site = await startSiteThread();
   const tlsGate = createTlsGate({
     publicHostName: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL).hostname : null,
@@ -155,9 +204,11 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     maxEntries: 2_000,
     maxBytes: 64 * 1024 * 1024,
     push: receiver,
+    ...(subscriptions ? { subscriptions: subscriptions.relay } : {}),
     tlsGate,
     ...(config.site.SITE_PUBLIC_URL ? { publicHost: new URL(config.site.SITE_PUBLIC_URL).host } : {}),
     log: (line) => frontLog.warn(line),
+    debug: (line) => frontLog.debug(line),
     ...(metrics ? { onRender: metrics.onRender } : {}),
   });
   // Requests Node's parser rejects are counted for the metrics, never logged one by one.
@@ -181,6 +232,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   const stopAnswering = onPush((message) => {
     if (message.type === 'ask' && verifiedAt !== null && Date.now() - verifiedAt <= PUSH_WORKING_MS) signalPushChannelVerified();
   });
+  if (subscriptionPlan.mode === 'demo') subscriptions?.setLinkOrigin(`http://${urlHost(HOST)}:${address.port}`);
   warmUp(site.origin, frontLog);
   const channel = plan.on && token
     ? keepPushChannel({ apiUrl, apiKey, name: plan.name, webhookUrl: pushUrl(plan.publicUrl ?? loopbackOrigin(address), token), log: pushLog, onVerified: () => {
@@ -195,6 +247,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     apiUrl,
     metricsUrl,
     push: plan,
+    subscriptions: { mode: subscriptions ? subscriptionPlan.mode : 'off', mailFolder: subscriptions?.mailFolder ?? null },
     embedded,
     demo: embedded?.demo ?? null,
     close() {
@@ -208,7 +261,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
         metrics?.close();
         // The two threads stop side by side; the API's stops its engine and deliveries, then
         // closes its store.
-        await Promise.all([site.close(), embedded?.close()]);
+        await Promise.all([site.close(), embedded?.close(), subscriptions?.close()]);
       })();
       return closing;
     },

@@ -35,6 +35,10 @@ const siteEnvSchema = z
     HISTORY_BACKFILL_PAGES: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0).max(1000).default(20),
     CACHE_DIR: z.string().trim().min(1).default('./data/cache'),
     SITE_PUBLIC_URL: publicUrl.optional(),
+    /** Set by the launcher (or the exporter) once it knows whether subscriptions run. */
+    SUBSCRIPTIONS: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).optional(),
+    /** Set by the exporter: static pages post their form to the server at this origin. */
+    SUBSCRIBE_FORM_ORIGIN: publicUrl.optional(),
   })
   .superRefine((env, ctx) => {
     if (env.CACHE_MAX_STALE_SECONDS < env.CACHE_FRESH_SECONDS) {
@@ -62,6 +66,10 @@ export interface SiteConfig {
    * absolute links feeds, JSON and snippets need; null: taken from each request.
    */
   publicUrl: string | null;
+  /** Whether pages show the e-mail subscription form. */
+  subscriptions: boolean;
+  /** Null: the form posts to the page's own `subscribe` route; else to the page's route there. */
+  subscribeFormOrigin: string | null;
 }
 
 export class ConfigError extends Error {
@@ -109,6 +117,8 @@ export function siteConfig(): SiteConfig {
     backfillPages: env.HISTORY_BACKFILL_PAGES,
     cacheDir: env.CACHE_DIR,
     publicUrl: env.SITE_PUBLIC_URL ?? null,
+    subscriptions: env.SUBSCRIPTIONS === 'true' || env.SUBSCRIPTIONS === '1',
+    subscribeFormOrigin: env.SUBSCRIBE_FORM_ORIGIN ?? null,
   };
   return cached;
 }

@@ -13,6 +13,7 @@ import { createClient, RateLimitError, type ApiClient } from '../../api/index.ts
 import { createLogger, reasonOf, type Logger } from '../../logging/logger.ts';
 import { siteConfig, type SiteConfig } from '../config.ts';
 import { announceCustomDomains } from './custom-domains.ts';
+import { announceDataFetchedAt } from './data-age.ts';
 import { onDataWanted } from './data-wanted.ts';
 import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
@@ -20,6 +21,7 @@ import { askPushChannelVerified, onPush, type PushMessage } from './push-signal.
 import { RateLimitPacer } from './rate-limit-pacer.ts';
 import { freshnessMs, listsToRead, type PushEvent } from './refresh-plan.ts';
 import { publishRefresh } from './refresh-events.ts';
+import { announceSnapshot } from './snapshot-channel.ts';
 import { RefreshThrottle } from './refresh-throttle.ts';
 import { SnapshotCache, type CachedSnapshot } from './snapshot-cache.ts';
 import { memorySnapshotFile, snapshotFile, type SnapshotFile } from './snapshot-file.ts';
@@ -142,6 +144,8 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     const result = await saved.load(owner);
     if ('ignored' in result) log.warn({ event: 'snapshot-restore', outcome: 'ignored', reason: result.ignored }, `saved snapshot ignored: ${result.ignored}`);
     if (!('snapshot' in result)) return null;
+    // Servable at once if the API fails: readiness (answered by the front server) counts it.
+    announceDataFetchedAt(result.snapshot.fetchedAt);
     log.info({ event: 'snapshot-restore', outcome: 'loaded', fetchedAt: result.snapshot.fetchedAt.toISOString() }, 'saved snapshot loaded; it is shown, dated, if the API cannot be reached');
     return result.snapshot;
   }
@@ -155,12 +159,16 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     onLoaded: (snapshot) => {
       announceCustomDomains(snapshot.pages);
       announceDataVersion(dataVersionOf(snapshot.fetchedAt));
+      announceDataFetchedAt(snapshot.fetchedAt);
+      // E-mail subscriptions find their events by comparing successive loads of this same data.
+      if (config.subscriptions) announceSnapshot('loaded', snapshot);
       // One save at a time, off the refresh's path: pages switch to the new data first.
       save(snapshot);
     },
     onRestored: (snapshot) => {
       announceCustomDomains(snapshot.pages);
       announceDataVersion(dataVersionOf(snapshot.fetchedAt));
+      if (config.subscriptions) announceSnapshot('restored', snapshot);
     },
     onFailure: ({ reason, retryInSeconds, trigger }) => {
       log.warn(
@@ -225,8 +233,13 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
   });
   // The channel may have been verified before this listened.
   askPushChannelVerified();
-  // Like a visit: starts a refresh only when the data is no longer fresh.
+  // Like a visit (a readiness probe, the TLS gate): starts a refresh only when the data is no longer fresh.
   onDataWanted(() => void cache.get().catch(() => undefined));
+  if (config.subscriptions) {
+    // Subscribers are told of changes nobody is looking at too: the data is read at least once
+    // per freshness period even without visitors (a fresh snapshot costs nothing to ask for).
+    setInterval(() => cache.get().catch(() => undefined), config.freshSeconds * 1000).unref();
+  }
 
   return {
     get: () => cache.get(),

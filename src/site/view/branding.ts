@@ -1,5 +1,5 @@
 import type { Organization, StatusPage } from '../../contract/index.ts';
-import { brandColorVariables, embedCustomCss, safeBrandColor, safeHttpUrl } from '../lib/css.ts';
+import { brandColorVariables, embedCustomCss, safeBrandColor, safeLogoUrl } from '../lib/css.ts';
 import { sanitizeOwnerHtml } from '../lib/sanitize.ts';
 import type { BrandingView } from './types.ts';
 
@@ -10,7 +10,7 @@ function ownerHtml(value: string | null | undefined): string | null {
 
 /**
  * The page's branding with every owner value checked: hex brand color or the theme's own,
- * http(s) logo (the page's, else the organization's), sanitized header/footer HTML, and owner
+ * http(s) or site-path logo (the page's, else the organization's), sanitized header/footer HTML, and owner
  * CSS that cannot leave its <style> element.
  */
 export function brandingView(page: StatusPage, organization: Organization | null, homeHref: string): BrandingView {
@@ -18,7 +18,7 @@ export function brandingView(page: StatusPage, organization: Organization | null
   const customCss = embedCustomCss(page.customCss).trim();
   return {
     pageName: page.name,
-    logoUrl: safeHttpUrl(page.logoUrl) ?? safeHttpUrl(organization?.logo),
+    logoUrl: safeLogoUrl(page.logoUrl) ?? safeLogoUrl(organization?.logo),
     logoAlt: `${page.name} logo`,
     headerHtml: ownerHtml(page.headerText),
     footerHtml: ownerHtml(page.footerText),

@@ -3,7 +3,9 @@ import { incidentsForMonitor, incidentsPerDay } from '../lib/incidents.ts';
 import { formatLatency, responseTimeChart } from '../lib/response-chart.ts';
 import { dailyUptimeFromAggregates, formatUptime, windowUptime, type DailyUptime } from '../lib/uptime.ts';
 import type { MonitorHistory } from '../data/uptime-history.ts';
+import { pageHrefs } from './hrefs.ts';
 import type { PageContext } from './page-context.ts';
+import { uptimeBarView } from './uptime-bar-view.ts';
 import type { MonitorView, ResponseChartView, UptimeDayView } from './types.ts';
 
 export const UPTIME_DAYS = 90;
@@ -46,13 +48,16 @@ export function monitorViews(
       incidentsByDay,
     });
     const latency = row.monitor?.lastLatency;
+    const dayViews = days.map(dayView);
     return {
       id: row.linkId,
       name: row.label,
       health: row.status,
       healthLabel: row.statusLabel,
       uptimeText: formatUptime(windowUptime(days)),
-      days: days.map(dayView),
+      days: dayViews,
+      bar: uptimeBarView(dayViews, row.label),
+      daysHref: pageHrefs(context.basePath).component(row.monitorId),
       latencyText: showResponseTimes && typeof latency === 'number' ? formatLatency(latency) : null,
       chart: showResponseTimes ? chartView(history, context.now) : null,
     };
