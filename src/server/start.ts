@@ -10,7 +10,8 @@ import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { DemoInfo, ServiceOptions } from '../service/index.ts';
 import { ConfigError } from '../site/config.ts';
-import { signalPush } from '../site/data/push-signal.ts';
+import { onPush, signalPush, signalPushChannelVerified } from '../site/data/push-signal.ts';
+import { PUSH_WORKING_MS } from '../site/data/refresh-plan.ts';
 import { createLogger, reasonOf, type Logger } from '../logging/logger.ts';
 import type { LauncherConfig } from './config.ts';
 import { SiteNotBuiltError } from './site-handler.ts';
@@ -178,7 +179,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     token,
     onPush: (kind) => {
       pushLog.info({ event: 'push', kind }, `push received${kind ? ` (${kind})` : ''}: refreshing the data`);
-      signalPush();
+      signalPush(kind);
     },
   });
   const frontLog = createLogger('front');
@@ -227,10 +228,18 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   // to it) and points the demo's "Website" monitor at its /healthz. Posted before the channel is set
   // up; should the channel's request still come first, its set-up is retried.
   embedded?.setSiteUrl(`${loopbackOrigin(address)}/`);
+  // When the push channel was last verified; the site asks once it listens (it may come later).
+  let verifiedAt: number | null = null;
+  const stopAnswering = onPush((message) => {
+    if (message.type === 'ask' && verifiedAt !== null && Date.now() - verifiedAt <= PUSH_WORKING_MS) signalPushChannelVerified();
+  });
   if (subscriptionPlan.mode === 'demo') subscriptions?.setLinkOrigin(`http://${urlHost(HOST)}:${address.port}`);
   warmUp(site.origin, frontLog);
   const channel = plan.on && token
-    ? keepPushChannel({ apiUrl, apiKey, name: plan.name, webhookUrl: pushUrl(plan.publicUrl ?? loopbackOrigin(address), token), log: pushLog })
+    ? keepPushChannel({ apiUrl, apiKey, name: plan.name, webhookUrl: pushUrl(plan.publicUrl ?? loopbackOrigin(address), token), log: pushLog, onVerified: () => {
+      verifiedAt = Date.now();
+      signalPushChannelVerified();
+    } })
     : null;
 
   const siteUrl = `http://${urlHost(HOST)}:${address.port}`;
@@ -256,6 +265,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
         if (forced) log.warn({ event: 'shutdown' }, `requests still running after ${SHUTDOWN_GRACE_MS / 1000} s were cut`);
         await channel?.stop();
         if (embedded) await removeLocalConnection(config.site.CACHE_DIR, process.pid);
+        stopAnswering();
         await front?.close();
         if (metricsServer) await drain(metricsServer, 1_000);
         metrics?.close();
