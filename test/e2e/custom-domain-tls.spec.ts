@@ -60,7 +60,9 @@ test.describe('custom domains on HTTPS through Caddy', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(60_000);
-    porchlight = await startPorchlightProcess({ SITE_PUBLIC_URL: `https://${STATUS_HOST}` });
+    // With push working the data is polled only every PUSH_POLL_SECONDS, and no push announces a
+    // page's changes: the gate must get the pages list read within CACHE_FRESH_SECONDS itself.
+    porchlight = await startPorchlightProcess({ SITE_PUBLIC_URL: `https://${STATUS_HOST}`, CACHE_FRESH_SECONDS: '2', PUSH_POLL_SECONDS: '300' });
     client = createClient({ baseUrl: porchlight.apiUrl, apiKey: porchlight.apiKey, maxRetries: 0 });
     await expect.poll(() => gate(porchlight, 'status.acme.test'), { timeout: 20_000 }).toBe(200);
     caddy = await startCaddy({ upstream: new URL(porchlight.siteUrl).host, statusHost: STATUS_HOST });

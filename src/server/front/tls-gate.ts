@@ -7,10 +7,10 @@
  * announces after each load or restored snapshot (site/data/custom-domains.ts): no API call per
  * ask, no render, and renewals keep working while the API is down.
  *
- * Status page changes (a page made non-public, a new domain) come with no push from the API, and
- * the site refreshes its data when it is asked for. So an ask counts as a visit: when the names
- * are older than the data's freshness, the gate asks the site for fresh data and waits briefly
- * for its next announcement, so a page made non-public is refused within CACHE_FRESH_SECONDS.
+ * Status page changes (a page made non-public, a new domain) come with no push from the API. So
+ * when the names are older than CACHE_FRESH_SECONDS, the gate asks the site to read its pages
+ * list again (at most once per CACHE_FRESH_SECONDS, whatever the number of asks) and waits
+ * briefly for the next announcement: a page made non-public is refused within that time.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { followCustomDomains } from '../../site/data/custom-domains.ts';
@@ -66,7 +66,7 @@ const MAX_WAITING = 256;
 export function createTlsGate(options: TlsGateOptions): TlsGate {
   const now = options.now ?? Date.now;
   const maxWaitMs = options.maxWaitMs ?? 2_000;
-  const wantFresh = options.askForFreshData ?? askForFreshData;
+  const wantFresh = options.askForFreshData ?? (() => askForFreshData('pages'));
   let announcedAt = Number.NEGATIVE_INFINITY;
   /** Asks waiting for the next announcement: all answered together, by it or by the wait's end. */
   let waiters: (() => void)[] = [];

@@ -18,8 +18,15 @@ export type ListName = (typeof LISTS)[number];
 /** What a push said changed: the event name of its X-Porchlight-Event header, or null. */
 export type PushEvent = string | null;
 
+/**
+ * The site's own ask for the status pages alone (the TLS gate's: no API event announces a page
+ * made non-public or given another domain); never an event name of the API (they start `on`).
+ */
+export const PAGES_WANTED: PushEvent = 'porchlight:pages';
+
 /** The lists each known event can change (an auto-incident comes with the monitor's event). */
 const LISTS_BY_EVENT: Readonly<Record<string, readonly ListName[]>> = {
+  [PAGES_WANTED]: ['pages'],
   onMonitorDown: ['monitors', 'incidents'],
   onMonitorRecovered: ['monitors', 'incidents'],
   onIncidentCreated: ['incidents'],

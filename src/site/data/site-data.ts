@@ -19,7 +19,7 @@ import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
 import { askPushChannelVerified, onPush, type PushMessage } from './push-signal.ts';
 import { RateLimitPacer } from './rate-limit-pacer.ts';
-import { freshnessMs, listsToRead, type PushEvent } from './refresh-plan.ts';
+import { freshnessMs, listsToRead, PAGES_WANTED, type PushEvent } from './refresh-plan.ts';
 import { publishRefresh } from './refresh-events.ts';
 import { announceSnapshot } from './snapshot-channel.ts';
 import { RefreshThrottle } from './refresh-throttle.ts';
@@ -233,8 +233,16 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
   });
   // The channel may have been verified before this listened.
   askPushChannelVerified();
-  // Like a visit (a readiness probe, the TLS gate): starts a refresh only when the data is no longer fresh.
-  onDataWanted(() => void cache.get().catch(() => undefined));
+  let pagesAskedAt = Number.NEGATIVE_INFINITY;
+  onDataWanted((what) => {
+    // A visit (a readiness probe): a refresh only when the data is no longer fresh.
+    if (what === 'visit') return void cache.get().catch(() => undefined);
+    // The TLS gate: the pages list alone, at most once per freshness period.
+    if (Date.now() - pagesAskedAt < config.freshSeconds * 1000) return;
+    pagesAskedAt = Date.now();
+    if (pendingEvents.length < 100) pendingEvents.push(PAGES_WANTED);
+    pushes.request();
+  });
   if (config.subscriptions) {
     // Subscribers are told of changes nobody is looking at too: the data is read at least once
     // per freshness period even without visitors (a fresh snapshot costs nothing to ask for).

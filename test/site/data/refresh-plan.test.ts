@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HISTORY_PACE, freshnessMs, LISTS, listsToRead, monitorsToCatchUp, PUSH_WORKING_MS, type HistoryMark } from '../../../src/site/data/refresh-plan.ts';
+import { DEFAULT_HISTORY_PACE, freshnessMs, LISTS, listsToRead, monitorsToCatchUp, PAGES_WANTED, PUSH_WORKING_MS, type HistoryMark } from '../../../src/site/data/refresh-plan.ts';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 const minutesAgo = (minutes: number) => new Date(NOW - minutes * 60_000).toISOString();
@@ -16,6 +16,11 @@ describe('listsToRead', () => {
     expect([...listsToRead(['onIncidentUpdated'])]).toEqual(['incidents']);
     expect(new Set(listsToRead(Array.from({ length: 50 }, () => 'onMonitorDown')))).toEqual(new Set(['monitors', 'incidents']));
     expect(new Set(listsToRead(['onMaintenanceStarted', 'onIncidentCreated']))).toEqual(new Set(['maintenance', 'monitors', 'incidents']));
+  });
+
+  it('reads the pages list alone when the TLS gate asks for it', () => {
+    expect([...listsToRead([PAGES_WANTED])]).toEqual(['pages']);
+    expect(new Set(listsToRead([PAGES_WANTED, 'onIncidentCreated']))).toEqual(new Set(['pages', 'incidents']));
   });
 });
 
