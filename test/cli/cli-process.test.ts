@@ -242,7 +242,7 @@ describe('help', () => {
     const overview = await help(['--help']);
     expect(overview.code).toBe(0);
     const commands = [...overview.out.matchAll(/^ {2}((?:status|incident|maintenance|monitor|page)(?: [a-z]+)?) {2,}/gm)].map((match) => match[1] ?? '');
-    expect(commands).toHaveLength(17);
+    expect(commands).toHaveLength(18);
     for (const command of commands) {
       const text = await help([...command.split(' '), '--help']);
       expect(text.code, command).toBe(0);
