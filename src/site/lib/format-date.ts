@@ -54,14 +54,16 @@ function distanceToken(absMs: number): { token: FormatDistanceToken; count: numb
 }
 
 /**
- * "5 minutes ago", "in 3 days", "less than a minute ago". Months count as 30 days and years as
- * 365, which is exact enough for a status page and needs no calendar.
+ * "5 minutes ago", "in 3 days", "now" (under a minute either way, as Intl.RelativeTimeFormat says
+ * it in enhance.js). Months count as 30 days and years as 365, which is exact enough for a
+ * status page and needs no calendar.
  */
 export function formatRelative(value: unknown, now: Date): string {
   const ms = parseInstant(value);
   const base = parseInstant(now);
   if (ms === null || base === null) return UNKNOWN_TIME;
   const diff = ms - base;
+  if (Math.abs(diff) < MINUTE) return 'now';
   const { token, count } = distanceToken(Math.abs(diff));
   return enUS.formatDistance(token, count, { addSuffix: true, comparison: diff > 0 ? 1 : -1 });
 }
