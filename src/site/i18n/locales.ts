@@ -4,7 +4,18 @@
  * locale `Intl` formats its dates and numbers with.
  */
 import type { Catalog } from './catalog.ts';
+import { ar } from './messages/ar.ts';
+import { de } from './messages/de.ts';
 import { en } from './messages/en.ts';
+import { es } from './messages/es.ts';
+import { fr } from './messages/fr.ts';
+import { it } from './messages/it.ts';
+import { ja } from './messages/ja.ts';
+import { ko } from './messages/ko.ts';
+import { nl } from './messages/nl.ts';
+import { pl } from './messages/pl.ts';
+import { ptBR } from './messages/pt-BR.ts';
+import { zhCN } from './messages/zh-CN.ts';
 
 export interface LocaleEntry {
   catalog: Catalog;
@@ -14,6 +25,17 @@ export interface LocaleEntry {
 
 export const LOCALES = {
   en: { catalog: en, intl: 'en-GB' },
+  de: { catalog: de, intl: 'de' },
+  fr: { catalog: fr, intl: 'fr' },
+  es: { catalog: es, intl: 'es' },
+  'pt-BR': { catalog: ptBR, intl: 'pt-BR' },
+  it: { catalog: it, intl: 'it' },
+  nl: { catalog: nl, intl: 'nl' },
+  pl: { catalog: pl, intl: 'pl' },
+  ja: { catalog: ja, intl: 'ja' },
+  'zh-CN': { catalog: zhCN, intl: 'zh-CN' },
+  ko: { catalog: ko, intl: 'ko' },
+  ar: { catalog: ar, intl: 'ar' },
 } as const satisfies Record<string, LocaleEntry>;
 
 export type Locale = keyof typeof LOCALES;
