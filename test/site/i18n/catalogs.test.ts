@@ -57,7 +57,7 @@ describe('translator', () => {
     expect(translator('en').dateTime('2026-11-22T14:05:00Z')).toBe('22 Nov 2026, 14:05 UTC');
     expect(translator('de', 'Europe/Berlin').dateTime('2026-11-22T14:05:00Z')).toBe('22. Nov. 2026, 15:05 MEZ');
     expect(translator('en', 'America/New_York').dateTime('2026-07-01T12:00:00Z')).toBe('1 Jul 2026, 08:00 GMT-4');
-    expect(translator('de').percent(99.95)).toBe('99,95 %');
+    expect(translator('de').percent(99.95)).toBe('99,95\u00a0%');
     expect(translator('fr').month('2026-11')).toBe('novembre 2026');
     expect(translator('en').list(['API', 'Website', 'Database'])).toBe('API, Website and Database');
   });
