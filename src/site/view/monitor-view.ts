@@ -13,9 +13,11 @@ const CHART = { width: 300, height: 48 } as const;
 function dayView(day: DailyUptime, i18n: Translator): UptimeDayView {
   const label = i18n.day(day.date);
   const uptimeText = formatUptime(day.uptime, i18n);
-  const incidents = day.incidents === 0 ? i18n.t('uptime.dayNoIncidents') : i18n.plural('uptime.dayIncidents', day.incidents);
   const uptime = day.uptime === null ? i18n.t('uptime.dayNoData') : i18n.t('uptime.dayUptime', { percent: uptimeText });
-  return { date: day.date, label, level: day.level, uptimeText, incidents: day.incidents, description: i18n.t('uptime.day', { date: label, uptime, incidents }) };
+  const description = day.incidents === 0
+    ? i18n.t('uptime.dayQuiet', { date: label, uptime })
+    : i18n.t('uptime.day', { date: label, uptime, incidents: i18n.plural('uptime.dayIncidents', day.incidents) });
+  return { date: day.date, label, level: day.level, uptimeText, incidents: day.incidents, description };
 }
 
 function chartView(history: MonitorHistory | undefined, now: Date, i18n: Translator): ResponseChartView | null {

@@ -73,7 +73,7 @@ export const ar: Catalog = {
   'uptime.day': '{date}: {uptime}، {incidents}',
   'uptime.dayUptime': 'نسبة التشغيل {percent}',
   'uptime.dayNoData': 'لا توجد بيانات',
-  'uptime.dayNoIncidents': 'لا حوادث',
+  'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { zero: '{count} حادث', one: 'حادث واحد', two: 'حادثان', few: '{count} حوادث', many: '{count} حادثًا', other: '{count} حادث' },
 
   'chart.summary': 'زمن الاستجابة خلال آخر 24 ساعة: المتوسط {avg}، الأسرع {min}، الأبطأ {max}',

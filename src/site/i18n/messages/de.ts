@@ -73,7 +73,7 @@ export const de: Catalog = {
   'uptime.day': '{date}: {uptime}, {incidents}',
   'uptime.dayUptime': '{percent} Verfügbarkeit',
   'uptime.dayNoData': 'keine Daten',
-  'uptime.dayNoIncidents': 'keine Störungen',
+  'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { one: '{count} Störung', other: '{count} Störungen' },
 
   'chart.summary': 'Antwortzeit der letzten 24 Stunden: Durchschnitt {avg}, schnellste {min}, langsamste {max}',

@@ -74,9 +74,10 @@ export const en = {
   'uptime.forMonitor': 'for {name}',
   'uptime.noIssues': 'No days with issues',
   'uptime.day': '{date}: {uptime}, {incidents}',
+  /** A day without incidents: a language may leave the zero unsaid (the page weighs 720 of these). */
   'uptime.dayUptime': '{percent} uptime',
   'uptime.dayNoData': 'no data',
-  'uptime.dayNoIncidents': 'no incidents',
+  'uptime.dayQuiet': '{date}: {uptime}, no incidents',
   'uptime.dayIncidents': { one: '{count} incident', other: '{count} incidents' },
 
   'chart.summary': 'Response time over the last 24 hours: average {avg}, fastest {min}, slowest {max}',

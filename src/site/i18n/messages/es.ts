@@ -73,7 +73,7 @@ export const es: Catalog = {
   'uptime.day': '{date}: {uptime}, {incidents}',
   'uptime.dayUptime': '{percent} de disponibilidad',
   'uptime.dayNoData': 'sin datos',
-  'uptime.dayNoIncidents': 'sin incidentes',
+  'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { one: '{count} incidente', many: '{count} incidentes', other: '{count} incidentes' },
 
   'chart.summary': 'Tiempo de respuesta en las últimas 24 horas: media {avg}, más rápido {min}, más lento {max}',

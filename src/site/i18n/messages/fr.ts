@@ -73,7 +73,7 @@ export const fr: Catalog = {
   'uptime.day': '{date} : {uptime}, {incidents}',
   'uptime.dayUptime': '{percent} de disponibilité',
   'uptime.dayNoData': 'aucune donnée',
-  'uptime.dayNoIncidents': 'aucun incident',
+  'uptime.dayQuiet': '{date} : {uptime}',
   'uptime.dayIncidents': { one: '{count} incident', many: '{count} incidents', other: '{count} incidents' },
 
   'chart.summary': 'Temps de réponse sur les dernières 24 heures : moyenne {avg}, plus rapide {min}, plus lent {max}',

@@ -73,7 +73,7 @@ export const it: Catalog = {
   'uptime.day': '{date}: {uptime}, {incidents}',
   'uptime.dayUptime': '{percent} di disponibilità',
   'uptime.dayNoData': 'nessun dato',
-  'uptime.dayNoIncidents': 'nessun incidente',
+  'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { one: '{count} incidente', many: '{count} incidenti', other: '{count} incidenti' },
 
   'chart.summary': 'Tempo di risposta nelle ultime 24 ore: media {avg}, più veloce {min}, più lento {max}',

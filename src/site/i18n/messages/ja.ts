@@ -73,7 +73,7 @@ export const ja: Catalog = {
   'uptime.day': '{date}: {uptime}、{incidents}',
   'uptime.dayUptime': '稼働率 {percent}',
   'uptime.dayNoData': 'データなし',
-  'uptime.dayNoIncidents': 'インシデントなし',
+  'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { other: 'インシデント {count} 件' },
 
   'chart.summary': '過去 24 時間の応答時間: 平均 {avg}、最速 {min}、最遅 {max}',

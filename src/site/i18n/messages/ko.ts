@@ -73,7 +73,7 @@ export const ko: Catalog = {
   'uptime.day': '{date}: {uptime}, {incidents}',
   'uptime.dayUptime': '가동률 {percent}',
   'uptime.dayNoData': '데이터 없음',
-  'uptime.dayNoIncidents': '장애 없음',
+  'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { other: '장애 {count}건' },
 
   'chart.summary': '지난 24시간 응답 시간: 평균 {avg}, 최단 {min}, 최장 {max}',

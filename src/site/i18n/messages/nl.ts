@@ -73,7 +73,7 @@ export const nl: Catalog = {
   'uptime.day': '{date}: {uptime}, {incidents}',
   'uptime.dayUptime': '{percent} beschikbaarheid',
   'uptime.dayNoData': 'geen gegevens',
-  'uptime.dayNoIncidents': 'geen storingen',
+  'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { one: '{count} storing', other: '{count} storingen' },
 
   'chart.summary': 'Reactietijd in de afgelopen 24 uur: gemiddeld {avg}, snelste {min}, traagste {max}',

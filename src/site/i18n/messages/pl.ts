@@ -73,7 +73,7 @@ export const pl: Catalog = {
   'uptime.day': '{date}: {uptime}, {incidents}',
   'uptime.dayUptime': '{percent} dostępności',
   'uptime.dayNoData': 'brak danych',
-  'uptime.dayNoIncidents': 'brak incydentów',
+  'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { one: '{count} incydent', few: '{count} incydenty', many: '{count} incydentów', other: '{count} incydentu' },
 
   'chart.summary': 'Czas odpowiedzi w ciągu ostatnich 24 godzin: średnio {avg}, najszybciej {min}, najwolniej {max}',

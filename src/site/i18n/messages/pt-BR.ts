@@ -73,7 +73,7 @@ export const ptBR: Catalog = {
   'uptime.day': '{date}: {uptime}, {incidents}',
   'uptime.dayUptime': '{percent} de disponibilidade',
   'uptime.dayNoData': 'sem dados',
-  'uptime.dayNoIncidents': 'nenhum incidente',
+  'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { one: '{count} incidente', many: '{count} incidentes', other: '{count} incidentes' },
 
   'chart.summary': 'Tempo de resposta nas últimas 24 horas: média {avg}, mais rápido {min}, mais lento {max}',

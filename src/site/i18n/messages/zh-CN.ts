@@ -73,7 +73,7 @@ export const zhCN: Catalog = {
   'uptime.day': '{date}：{uptime}，{incidents}',
   'uptime.dayUptime': '可用率 {percent}',
   'uptime.dayNoData': '无数据',
-  'uptime.dayNoIncidents': '无事件',
+  'uptime.dayQuiet': '{date}：{uptime}',
   'uptime.dayIncidents': { other: '{count} 个事件' },
 
   'chart.summary': '过去 24 小时的响应时间：平均 {avg}，最快 {min}，最慢 {max}',
