@@ -71,7 +71,7 @@ export const ar: Catalog = {
   'uptime.forMonitor': 'في {name}',
   'uptime.noIssues': 'لا توجد أيام بها مشكلات',
   'uptime.day': '{date}: {uptime}، {incidents}',
-  'uptime.dayUptime': 'نسبة التشغيل {percent}',
+  'uptime.dayUptime': '{percent}',
   'uptime.dayNoData': 'لا توجد بيانات',
   'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { zero: '{count} حادث', one: 'حادث واحد', two: 'حادثان', few: '{count} حوادث', many: '{count} حادثًا', other: '{count} حادث' },

@@ -71,7 +71,7 @@ export const de: Catalog = {
   'uptime.forMonitor': 'bei {name}',
   'uptime.noIssues': 'Keine Tage mit Problemen',
   'uptime.day': '{date}: {uptime}, {incidents}',
-  'uptime.dayUptime': '{percent} Verfügbarkeit',
+  'uptime.dayUptime': '{percent}',
   'uptime.dayNoData': 'keine Daten',
   'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { one: '{count} Störung', other: '{count} Störungen' },

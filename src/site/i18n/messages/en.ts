@@ -75,6 +75,7 @@ export const en = {
   'uptime.noIssues': 'No days with issues',
   'uptime.day': '{date}: {uptime}, {incidents}',
   /** A day without incidents: a language may leave the zero unsaid (the page weighs 720 of these). */
+  /** A language may say the bare number: the bar's legend already says it is the day's uptime. */
   'uptime.dayUptime': '{percent} uptime',
   'uptime.dayNoData': 'no data',
   'uptime.dayQuiet': '{date}: {uptime}, no incidents',

@@ -71,7 +71,7 @@ export const es: Catalog = {
   'uptime.forMonitor': 'de {name}',
   'uptime.noIssues': 'Ningún día con incidencias',
   'uptime.day': '{date}: {uptime}, {incidents}',
-  'uptime.dayUptime': '{percent} de disponibilidad',
+  'uptime.dayUptime': '{percent}',
   'uptime.dayNoData': 'sin datos',
   'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { one: '{count} incidente', many: '{count} incidentes', other: '{count} incidentes' },

@@ -71,7 +71,7 @@ export const fr: Catalog = {
   'uptime.forMonitor': 'pour {name}',
   'uptime.noIssues': 'Aucun jour avec incidents',
   'uptime.day': '{date} : {uptime}, {incidents}',
-  'uptime.dayUptime': '{percent} de disponibilité',
+  'uptime.dayUptime': '{percent}',
   'uptime.dayNoData': 'aucune donnée',
   'uptime.dayQuiet': '{date} : {uptime}',
   'uptime.dayIncidents': { one: '{count} incident', many: '{count} incidents', other: '{count} incidents' },

@@ -71,7 +71,7 @@ export const it: Catalog = {
   'uptime.forMonitor': 'per {name}',
   'uptime.noIssues': 'Nessun giorno con problemi',
   'uptime.day': '{date}: {uptime}, {incidents}',
-  'uptime.dayUptime': '{percent} di disponibilità',
+  'uptime.dayUptime': '{percent}',
   'uptime.dayNoData': 'nessun dato',
   'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { one: '{count} incidente', many: '{count} incidenti', other: '{count} incidenti' },

@@ -71,7 +71,7 @@ export const ja: Catalog = {
   'uptime.forMonitor': '（{name}）',
   'uptime.noIssues': '問題のあった日はありません',
   'uptime.day': '{date}: {uptime}、{incidents}',
-  'uptime.dayUptime': '稼働率 {percent}',
+  'uptime.dayUptime': '{percent}',
   'uptime.dayNoData': 'データなし',
   'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { other: 'インシデント {count} 件' },

@@ -71,7 +71,7 @@ export const ko: Catalog = {
   'uptime.forMonitor': '({name})',
   'uptime.noIssues': '문제가 있었던 날 없음',
   'uptime.day': '{date}: {uptime}, {incidents}',
-  'uptime.dayUptime': '가동률 {percent}',
+  'uptime.dayUptime': '{percent}',
   'uptime.dayNoData': '데이터 없음',
   'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { other: '장애 {count}건' },

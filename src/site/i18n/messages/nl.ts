@@ -71,7 +71,7 @@ export const nl: Catalog = {
   'uptime.forMonitor': 'voor {name}',
   'uptime.noIssues': 'Geen dagen met problemen',
   'uptime.day': '{date}: {uptime}, {incidents}',
-  'uptime.dayUptime': '{percent} beschikbaarheid',
+  'uptime.dayUptime': '{percent}',
   'uptime.dayNoData': 'geen gegevens',
   'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { one: '{count} storing', other: '{count} storingen' },

@@ -71,7 +71,7 @@ export const pl: Catalog = {
   'uptime.forMonitor': '— {name}',
   'uptime.noIssues': 'Brak dni z problemami',
   'uptime.day': '{date}: {uptime}, {incidents}',
-  'uptime.dayUptime': '{percent} dostępności',
+  'uptime.dayUptime': '{percent}',
   'uptime.dayNoData': 'brak danych',
   'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { one: '{count} incydent', few: '{count} incydenty', many: '{count} incydentów', other: '{count} incydentu' },

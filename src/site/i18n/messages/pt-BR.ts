@@ -71,7 +71,7 @@ export const ptBR: Catalog = {
   'uptime.forMonitor': 'de {name}',
   'uptime.noIssues': 'Nenhum dia com problemas',
   'uptime.day': '{date}: {uptime}, {incidents}',
-  'uptime.dayUptime': '{percent} de disponibilidade',
+  'uptime.dayUptime': '{percent}',
   'uptime.dayNoData': 'sem dados',
   'uptime.dayQuiet': '{date}: {uptime}',
   'uptime.dayIncidents': { one: '{count} incidente', many: '{count} incidentes', other: '{count} incidentes' },

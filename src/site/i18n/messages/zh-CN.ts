@@ -71,7 +71,7 @@ export const zhCN: Catalog = {
   'uptime.forMonitor': '（{name}）',
   'uptime.noIssues': '没有出现问题的日子',
   'uptime.day': '{date}：{uptime}，{incidents}',
-  'uptime.dayUptime': '可用率 {percent}',
+  'uptime.dayUptime': '{percent}',
   'uptime.dayNoData': '无数据',
   'uptime.dayQuiet': '{date}：{uptime}',
   'uptime.dayIncidents': { other: '{count} 个事件' },
