@@ -12,7 +12,11 @@ import { parseAtomFeed } from 'feedsmith';
 import ICAL from 'ical.js';
 import { en } from '../../src/site/i18n/messages/en.ts';
 import { LOCALES, localeSegment, SHIPPED_LOCALES, textDirection, type Locale } from '../../src/site/i18n/locales.ts';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { apiFor } from './support/api.ts';
+import { runExport } from './support/export-process.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
 
 const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -163,4 +167,27 @@ test.describe('a page whose default language is Arabic', () => {
     const json = await (await request.get(`${arabic.siteUrl}/acme/api/v2/status.json`)).json() as { status: { description: string } };
     expect(json.status.description).toMatch(/^[\x20-\x7e]+$/);
   });
+});
+
+test('the export writes every offered language, on the main host and the custom domain, as the server answers it', async ({ porchlight, request }) => {
+  test.setTimeout(120_000);
+  const out = await mkdtemp(path.join(tmpdir(), 'porchlight-i18n-export-'));
+  try {
+    const run = await runExport(['--out', out], { apiUrl: porchlight.apiUrl, apiKey: porchlight.apiKey }, { SITE_LOCALES: SHIPPED_LOCALES.join(',') });
+    expect(run.code, run.stderr.join('\n')).toBe(0);
+    for (const locale of SHIPPED_LOCALES) {
+      const folder = locale === 'en' ? 'acme' : `acme/${localeSegment(locale)}`;
+      const html = await readFile(path.join(out, folder, 'index.html'), 'utf8');
+      expect(/<html lang="([^"]+)"/.exec(html)?.[1], folder).toBe(locale);
+      expect(await readFile(path.join(out, folder, 'history', 'index.html'), 'utf8')).toContain(`lang="${locale}"`);
+    }
+    const [domain] = await readdir(path.join(out, 'domains'));
+    const onDomain = await readFile(path.join(out, 'domains', domain!, 'ar', 'index.html'), 'utf8');
+    expect(onDomain).toContain('<html lang="ar" dir="rtl"');
+    expect(onDomain).toContain('<link rel="alternate" hreflang="ar" href="/ar/">');
+    const served = await (await request.get('/acme/ko/')).text();
+    expect(/<title>[^<]*<\/title>/.exec(await readFile(path.join(out, 'acme', 'ko', 'index.html'), 'utf8'))?.[0]).toBe(/<title>[^<]*<\/title>/.exec(served)?.[0]);
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
 });
