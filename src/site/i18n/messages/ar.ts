@@ -62,7 +62,6 @@ export const ar: Catalog = {
   'monitors.uptime': 'نسبة التشغيل: {uptime}',
   'monitors.latest': 'آخر زمن استجابة: {latency}',
   'monitors.noData': 'لا توجد بيانات',
-  'monitors.unnamed': 'خدمة بلا اسم',
 
   'uptime.legend': 'نسبة التشغيل اليومية لـ {name}، من الأقدم إلى الأحدث',
   'uptime.daysAgo': { zero: 'قبل {count} يوم', one: 'قبل يوم واحد', two: 'قبل يومين', few: 'قبل {count} أيام', many: 'قبل {count} يومًا', other: 'قبل {count} يوم' },

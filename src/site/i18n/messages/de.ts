@@ -62,7 +62,6 @@ export const de: Catalog = {
   'monitors.uptime': 'Verfügbarkeit: {uptime}',
   'monitors.latest': 'Letzte Antwortzeit: {latency}',
   'monitors.noData': 'Keine Daten',
-  'monitors.unnamed': 'Unbenannter Dienst',
 
   'uptime.legend': 'Tägliche Verfügbarkeit von {name}, älteste zuerst',
   'uptime.daysAgo': { one: 'vor {count} Tag', other: 'vor {count} Tagen' },

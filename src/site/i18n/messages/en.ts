@@ -65,7 +65,6 @@ export const en = {
   'monitors.uptime': 'Uptime: {uptime}',
   'monitors.latest': 'Latest response: {latency}',
   'monitors.noData': 'No data',
-  'monitors.unnamed': 'Unnamed service',
 
   'uptime.legend': 'Daily uptime of {name}, oldest first',
   'uptime.daysAgo': { one: '{count} day ago', other: '{count} days ago' },

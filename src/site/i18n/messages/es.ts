@@ -62,7 +62,6 @@ export const es: Catalog = {
   'monitors.uptime': 'Disponibilidad: {uptime}',
   'monitors.latest': 'Última respuesta: {latency}',
   'monitors.noData': 'Sin datos',
-  'monitors.unnamed': 'Servicio sin nombre',
 
   'uptime.legend': 'Disponibilidad diaria de {name}, de la más antigua a la más reciente',
   'uptime.daysAgo': { one: 'hace {count} día', many: 'hace {count} días', other: 'hace {count} días' },

@@ -62,7 +62,6 @@ export const fr: Catalog = {
   'monitors.uptime': 'Disponibilité : {uptime}',
   'monitors.latest': 'Dernière réponse : {latency}',
   'monitors.noData': 'Aucune donnée',
-  'monitors.unnamed': 'Service sans nom',
 
   'uptime.legend': 'Disponibilité quotidienne de {name}, du plus ancien au plus récent',
   'uptime.daysAgo': { one: 'il y a {count} jour', many: 'il y a {count} jours', other: 'il y a {count} jours' },

@@ -62,7 +62,6 @@ export const it: Catalog = {
   'monitors.uptime': 'Disponibilità: {uptime}',
   'monitors.latest': 'Ultima risposta: {latency}',
   'monitors.noData': 'Nessun dato',
-  'monitors.unnamed': 'Servizio senza nome',
 
   'uptime.legend': 'Disponibilità giornaliera di {name}, dal giorno più vecchio',
   'uptime.daysAgo': { one: '{count} giorno fa', many: '{count} giorni fa', other: '{count} giorni fa' },

@@ -62,7 +62,6 @@ export const ja: Catalog = {
   'monitors.uptime': '稼働率: {uptime}',
   'monitors.latest': '直近の応答時間: {latency}',
   'monitors.noData': 'データなし',
-  'monitors.unnamed': '名称未設定のサービス',
 
   'uptime.legend': '{name} の日ごとの稼働率（古い順）',
   'uptime.daysAgo': { other: '{count} 日前' },

@@ -62,7 +62,6 @@ export const ko: Catalog = {
   'monitors.uptime': '가동률: {uptime}',
   'monitors.latest': '최근 응답 시간: {latency}',
   'monitors.noData': '데이터 없음',
-  'monitors.unnamed': '이름 없는 서비스',
 
   'uptime.legend': '{name}의 일별 가동률(오래된 순)',
   'uptime.daysAgo': { other: '{count}일 전' },

@@ -62,7 +62,6 @@ export const nl: Catalog = {
   'monitors.uptime': 'Beschikbaarheid: {uptime}',
   'monitors.latest': 'Laatste reactietijd: {latency}',
   'monitors.noData': 'Geen gegevens',
-  'monitors.unnamed': 'Naamloze dienst',
 
   'uptime.legend': 'Dagelijkse beschikbaarheid van {name}, oudste eerst',
   'uptime.daysAgo': { one: '{count} dag geleden', other: '{count} dagen geleden' },

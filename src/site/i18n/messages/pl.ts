@@ -62,7 +62,6 @@ export const pl: Catalog = {
   'monitors.uptime': 'Dostępność: {uptime}',
   'monitors.latest': 'Ostatnia odpowiedź: {latency}',
   'monitors.noData': 'Brak danych',
-  'monitors.unnamed': 'Usługa bez nazwy',
 
   'uptime.legend': 'Dzienna dostępność: {name}, od najstarszych',
   'uptime.daysAgo': { one: '{count} dzień temu', few: '{count} dni temu', many: '{count} dni temu', other: '{count} dnia temu' },

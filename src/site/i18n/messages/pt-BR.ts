@@ -62,7 +62,6 @@ export const ptBR: Catalog = {
   'monitors.uptime': 'Disponibilidade: {uptime}',
   'monitors.latest': 'Última resposta: {latency}',
   'monitors.noData': 'Sem dados',
-  'monitors.unnamed': 'Serviço sem nome',
 
   'uptime.legend': 'Disponibilidade diária de {name}, da mais antiga para a mais recente',
   'uptime.daysAgo': { one: 'há {count} dia', many: 'há {count} dias', other: 'há {count} dias' },

@@ -62,7 +62,6 @@ export const zhCN: Catalog = {
   'monitors.uptime': '可用率：{uptime}',
   'monitors.latest': '最近响应时间：{latency}',
   'monitors.noData': '无数据',
-  'monitors.unnamed': '未命名服务',
 
   'uptime.legend': '{name} 的每日可用率（从旧到新）',
   'uptime.daysAgo': { other: '{count} 天前' },
