@@ -8,8 +8,18 @@ import { z } from 'zod';
 export const idSchema = z.string().min(1);
 export const timestampSchema = z.string().min(1);
 
-/** ISO 8601 date-time with a zone (Z or offset), as request input. */
-export const isoDateTimeInput = z.iso.datetime({ offset: true });
+/** The instants request input may name: from 1970-01-01 to 9999-12-31 (UTC), inclusive. */
+export const EARLIEST_INPUT_TIME = '1970-01-01T00:00:00.000Z';
+export const LATEST_INPUT_TIME = '9999-12-31T23:59:59.999Z';
+
+/**
+ * ISO 8601 date-time with a zone (Z or offset), as request input, within EARLIEST/LATEST_INPUT_TIME
+ * once converted to UTC (so `9999-12-31T23:00:00-05:00`, in year 10000, is refused too).
+ */
+export const isoDateTimeInput = z.iso.datetime({ offset: true, abort: true }).refine((value) => {
+  const time = Date.parse(value);
+  return time >= Date.parse(EARLIEST_INPUT_TIME) && time <= Date.parse(LATEST_INPUT_TIME);
+}, 'must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z');
 
 export const paginationSchema = z.object({
   total: z.number().int().nonnegative(),

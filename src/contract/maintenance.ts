@@ -29,10 +29,22 @@ const windowFields = {
   monitorIds: monitorIdsInput,
 };
 
+/** Longest maintenance window: a longer one is almost always a typo in a date, and would hide a monitor's alerts for months. */
+export const MAX_MAINTENANCE_WINDOW_DAYS = 31;
+
+/** What is wrong with a window's span (ends before it starts, or lasts too long), or null. */
+export function windowSpanProblem(scheduledStart: string, scheduledEnd: string): string | null {
+  const span = Date.parse(scheduledEnd) - Date.parse(scheduledStart);
+  // An unparsable time is the format check's to report.
+  if (Number.isNaN(span)) return null;
+  if (span <= 0) return 'scheduledEnd must be after scheduledStart';
+  if (span > MAX_MAINTENANCE_WINDOW_DAYS * 86_400_000) return `a maintenance window lasts at most ${MAX_MAINTENANCE_WINDOW_DAYS} days`;
+  return null;
+}
+
 const endAfterStart = (value: { scheduledStart?: string | undefined; scheduledEnd?: string | undefined }, ctx: z.RefinementCtx) => {
-  if (value.scheduledStart && value.scheduledEnd && Date.parse(value.scheduledEnd) <= Date.parse(value.scheduledStart)) {
-    ctx.addIssue({ code: 'custom', path: ['scheduledEnd'], message: 'scheduledEnd must be after scheduledStart' });
-  }
+  const problem = value.scheduledStart && value.scheduledEnd ? windowSpanProblem(value.scheduledStart, value.scheduledEnd) : null;
+  if (problem !== null) ctx.addIssue({ code: 'custom', path: ['scheduledEnd'], message: problem });
 };
 
 export const createMaintenanceSchema = z

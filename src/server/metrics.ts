@@ -13,12 +13,15 @@ import { REFRESH_EVENTS, type RefreshEvent } from '../site/data/refresh-events.t
 import { API_REQUEST_EVENTS, relayApiRequests, type ApiRequestEvent } from './threads/api-request-relay.ts';
 import type { FrontCounts } from './front/front-server.ts';
 import type { PushCounts } from './push/push-receiver.ts';
+import type { TlsGateCounts } from './front/tls-gate.ts';
 
 export interface MetricsSources {
   /** Origin of the API (scheme, host, port): requests to it are counted by status. */
   apiOrigin: string;
   front: () => FrontCounts | null;
   push: () => PushCounts | null;
+  /** The on-demand TLS gate's answers (see front/tls-gate.ts). */
+  tlsGate?: () => TlsGateCounts | null;
   /** Requests Node's parser rejected on the public port (see front/public-server.ts). */
   rejected?: () => number;
   now?: () => number;
@@ -100,6 +103,20 @@ export function createMetrics(sources: MetricsSources): Metrics {
       this.inc({ result: 'accepted' }, counts.accepted);
       this.inc({ result: 'refused' }, counts.refused);
       this.inc({ result: 'too_large' }, counts.tooLarge);
+    },
+  });
+
+  new Counter({
+    name: 'porchlight_tls_gate_requests_total',
+    help: 'Questions of a TLS proxy to the on-demand certificate gate: allowed (200) and refused (404).',
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      const counts = sources.tlsGate?.();
+      if (!counts) return;
+      this.reset();
+      this.inc({ result: 'allowed' }, counts.allowed);
+      this.inc({ result: 'refused' }, counts.refused);
     },
   });
 

@@ -20,6 +20,7 @@ import { createPublicServer } from './front/public-server.ts';
 import { drain } from './drain.ts';
 import { createMetrics, metricsHandler } from './metrics.ts';
 import { createPushReceiver } from './push/push-receiver.ts';
+import { createTlsGate } from './front/tls-gate.ts';
 import { keepPushChannel, loopbackOrigin, planPush, pushUrl, type PushPlan } from './push/push-setup.ts';
 import { pushToken } from './push/push-token.ts';
 
@@ -42,7 +43,7 @@ export interface RunningPorchlight {
 interface EmbeddedService {
   url: string;
   demo: DemoInfo | null;
-  setDemoSiteUrl(siteUrl: string): void;
+  setSiteUrl(siteUrl: string): void;
   /** Stops the monitoring engine and deliveries, then closes the store. */
   close(): Promise<void>;
 }
@@ -65,7 +66,7 @@ async function startEmbeddedService(config: LauncherConfig, threads: ThreadOptio
   return {
     url: thread.ready.url,
     demo: thread.ready.demo,
-    setDemoSiteUrl: (siteUrl) => thread.post({ type: 'demo-site-url', url: siteUrl }),
+    setSiteUrl: (siteUrl) => thread.post({ type: 'site-url', url: siteUrl }),
     close: () => thread.close(),
   };
 }
@@ -137,11 +138,15 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   const frontLog = createLogger('front');
 
   const site = await startSiteThread();
+  const tlsGate = createTlsGate({
+    publicHostName: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL).hostname : null,
+    freshMs: config.site.CACHE_FRESH_SECONDS * 1000,
+  });
   let front: ReturnType<typeof createFrontHandler> | null = null;
   let rejected = 0;
   const metrics = METRICS_PORT === undefined
     ? null
-    : createMetrics({ apiOrigin: new URL(apiUrl).origin, front: () => front?.counts ?? null, push: () => receiver.counts, rejected: () => rejected });
+    : createMetrics({ apiOrigin: new URL(apiUrl).origin, front: () => front?.counts ?? null, push: () => receiver.counts, tlsGate: () => tlsGate.counts, rejected: () => rejected });
   front = createFrontHandler({
     upstream: site.origin,
     freshMs: PAGE_CACHE_SECONDS * 1000,
@@ -149,6 +154,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     maxEntries: 2_000,
     maxBytes: 64 * 1024 * 1024,
     push: receiver,
+    tlsGate,
     ...(config.site.SITE_PUBLIC_URL ? { publicHost: new URL(config.site.SITE_PUBLIC_URL).host } : {}),
     log: (line) => frontLog.warn(line),
     ...(metrics ? { onRender: metrics.onRender } : {}),
@@ -165,8 +171,10 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   }
   const metricsUrl = metricsServer ? `http://${urlHost(HOST)}:${(metricsServer.address() as AddressInfo).port}/metrics` : null;
 
-  // The demo's "Website" monitor checks this very site's /healthz.
-  embedded?.setDemoSiteUrl(`${loopbackOrigin(address)}/`);
+  // The embedded API lets its checks and webhooks reach this very site (the push channel below posts
+  // to it) and points the demo's "Website" monitor at its /healthz. Posted before the channel is set
+  // up; should the channel's request still come first, its set-up is retried.
+  embedded?.setSiteUrl(`${loopbackOrigin(address)}/`);
   warmUp(site.origin, frontLog);
   const channel = plan.on && token
     ? keepPushChannel({ apiUrl, apiKey, name: plan.name, webhookUrl: pushUrl(plan.publicUrl ?? loopbackOrigin(address), token), log: pushLog })

@@ -17,6 +17,8 @@ export interface EngineConfig {
   failureThreshold: number;
   /** Null: no SMTP server, e-mail deliveries are recorded as skipped. */
   smtp: SmtpSettings | null;
+  /** ALLOW_PRIVATE_TARGETS; undefined (unset): allowed for the demo organization only, every other one is held to the policy. */
+  allowPrivateTargets: boolean | undefined;
 }
 
 export interface ServiceConfig extends EngineConfig {
@@ -87,13 +89,15 @@ function readSmtp(env: Env): SmtpSettings | null {
 
 /**
  * The engine's settings: SCHEDULER (true: check monitors on their interval), FAILURE_THRESHOLD (2: failed
- * checks in a row before a monitor is down) and the SMTP_* variables of e-mail notifications.
+ * checks in a row before a monitor is down), ALLOW_PRIVATE_TARGETS (unset: only for the demo organization) and the
+ * SMTP_* variables of e-mail notifications.
  */
 export function readEngineConfig(env: Env): EngineConfig {
   return {
     scheduler: boolean(env, 'SCHEDULER', true),
     failureThreshold: integer(env, 'FAILURE_THRESHOLD', DEFAULT_FAILURE_THRESHOLD, 1, 100),
     smtp: readSmtp(env),
+    allowPrivateTargets: optional(env, 'ALLOW_PRIVATE_TARGETS') === undefined ? undefined : boolean(env, 'ALLOW_PRIVATE_TARGETS', false),
   };
 }
 

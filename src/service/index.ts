@@ -4,6 +4,8 @@ import type { Plan } from '../contract/organization.ts';
 import type { ServiceDeps } from './deps.ts';
 import { DEMO_CLOSED_PORT, pointDemoAtLocalTargets, pointDemoAtSite } from './demo/local-targets.ts';
 import { demoInfo, seedDemo, type DemoInfo } from './demo/seed.ts';
+import type { Resolver } from './egress/egress-policy.ts';
+import { OrganizationEgress, type PrivateTargets } from './egress/organization-egress.ts';
 import { NO_ENGINE } from './engine/engine.ts';
 import type { DeliveryQueue } from './events/delivery-queue.ts';
 import { apiRoutes } from './handlers/index.ts';
@@ -23,6 +25,8 @@ export type { Timers, Cancel } from './engine/timers.ts';
 export { readEngineConfig, readLimitsConfig, type EngineConfig, type LimitsConfig } from './config.ts';
 export { DEMO_CLOSED_PORT } from './demo/local-targets.ts';
 export type { EngineOptions, MonitoringOptions, NotificationOptions } from './monitoring.ts';
+export type { Resolver, ResolvedAddress } from './egress/egress-policy.ts';
+export { privateTargetsNotice, type PrivateTargets } from './egress/organization-egress.ts';
 
 export interface ServiceOptions extends MonitoringOptions {
   databasePath: string;
@@ -33,11 +37,21 @@ export interface ServiceOptions extends MonitoringOptions {
   maxBodyBytes?: number;
   now?: () => Date;
   log?: (line: string) => void;
+  /** Debug-level lines (a client that left mid-request); default: dropped. */
+  logDebug?: (line: string) => void;
   /**
    * Local endpoints the demo's monitors check. `siteUrl`: origin of the site (its /healthz), also settable
-   * later with `setDemoSiteUrl`. `tcpPort`: the closed port of "Primary database" (default 4329).
+   * later with `setSiteUrl` (and, like it, allowed by the egress policy). `tcpPort`: the closed port of "Primary database" (default 4329).
    */
   demoTargets?: { siteUrl?: string; tcpPort?: number };
+  /**
+   * ALLOW_PRIVATE_TARGETS: true, every organization's checks and webhooks may reach loopback, private
+   * and link-local addresses; false, none may. Unset: only the demo organization's (whose monitors
+   * check this machine); every other organization is held to the policy. See docs/api-contract.md, "Egress policy".
+   */
+  allowPrivateTargets?: boolean | undefined;
+  /** How check and webhook host names are resolved (tests inject one); default: the system's. */
+  resolver?: Resolver;
 }
 
 export interface RunningService {
@@ -46,11 +60,15 @@ export interface RunningService {
   port: number;
   demo: DemoInfo | null;
   store: Store;
+  /** Whose checks and webhooks may reach private addresses: all organizations, only the demo's, or none. */
+  privateTargets: PrivateTargets;
   /**
-   * Points the demo's "Website" monitor at `<siteUrl>/healthz` and starts checking it (it is not
-   * checked before: the site's address is known only once the site listens). No-op without demo data.
+   * The site this service was started for listens at `siteUrl` (its loopback origin): the egress
+   * policy allows that origin (the site's own push channel posts to it), and the demo's "Website"
+   * monitor is pointed at `<siteUrl>/healthz` and starts being checked (it is not checked before:
+   * the site's address is known only once the site listens).
    */
-  setDemoSiteUrl(siteUrl: string): void;
+  setSiteUrl(siteUrl: string): void;
   close(): Promise<void>;
 }
 
@@ -103,10 +121,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   let deliveries: DeliveryQueue | null = null;
   try {
     if (options.seedDemo && store.isEmpty()) seedDemo(store, now());
-    const monitoring = createMonitoring(store, now, log, options);
+    const egress = new OrganizationEgress({
+      allowPrivate: options.allowPrivateTargets,
+      demoOrganizationId: store.demo.find()?.organizationId ?? null,
+      resolver: options.resolver,
+    });
+    if (options.demoTargets?.siteUrl) egress.trustOrigin(options.demoTargets.siteUrl);
+    const monitoring = createMonitoring(store, now, log, options, egress);
     const { notifier, engine, failureThreshold } = monitoring;
     deliveries = monitoring.deliveries;
-    const deps: ServiceDeps = { store, now, log, notifier, runCheck: monitoring.runCheck, engine: engine ?? NO_ENGINE, failureThreshold };
+    const logDebug = options.logDebug ?? (() => undefined);
+    const deps: ServiceDeps = { store, now, log, logDebug, notifier, runCheck: monitoring.runCheck, engine: engine ?? NO_ENGINE, failureThreshold, egress };
     const server = createServer(
       createApiHandler({
         deps,
@@ -132,7 +157,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       port,
       demo,
       store,
-      setDemoSiteUrl: (siteUrl) => {
+      privateTargets: egress.privateTargets,
+      setSiteUrl: (siteUrl) => {
+        egress.trustOrigin(siteUrl);
         if (closing || !demoInfo(store)) return;
         const monitorId = pointDemoAtSite(store, siteUrl, now());
         if (monitorId) deps.engine.monitorChanged(monitorId);

@@ -4,7 +4,7 @@
  */
 import { ConfigError, readConfig } from './config.ts';
 import { ensureDatabaseFolder } from './database-path.ts';
-import { DEMO_CLOSED_PORT, startService } from './index.ts';
+import { DEMO_CLOSED_PORT, privateTargetsNotice, startService } from './index.ts';
 
 async function main(): Promise<void> {
   const config = readConfig(process.env);
@@ -23,6 +23,8 @@ async function main(): Promise<void> {
     }
   }
   if (!config.smtp) console.log('E-mail notifications are not sent: SMTP_HOST is not set');
+  const egressNotice = privateTargetsNotice(service.privateTargets);
+  if (egressNotice !== null) console.log(egressNotice);
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;

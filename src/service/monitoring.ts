@@ -1,4 +1,5 @@
 import { runCheck, type CheckOutcome, type CheckTarget } from './checks/run-check.ts';
+import type { OrganizationEgress } from './egress/organization-egress.ts';
 import { MonitoringEngine } from './engine/engine.ts';
 import { DEFAULT_FAILURE_THRESHOLD } from './engine/health-transition.ts';
 import { systemTimers, type Timers } from './engine/timers.ts';
@@ -19,8 +20,10 @@ export interface NotificationOptions {
 
 /** Tuning of the monitoring engine; tests inject timers and randomness to drive time by hand. */
 export interface EngineOptions {
-  /** Checks running at once. Default 8. */
+  /** Checks running at once. Default 8; organizations share them fairly (see engine/limiter.ts). */
   concurrency?: number;
+  /** Most checks one organization may run at once, below its fair share. Default: the fair share alone. */
+  perOrganizationConcurrency?: number;
   /** Safety-net resync of the schedule with the database. Default 30000. */
   resyncIntervalMs?: number;
   /** Longest sleep of the maintenance clock. Default 30000. */
@@ -50,11 +53,14 @@ export interface Monitoring {
   /** Null with `notifications.deliver: false`. */
   deliveries: DeliveryQueue | null;
   failureThreshold: number;
-  runCheck: (target: CheckTarget) => Promise<CheckOutcome>;
+  runCheck: (organizationId: string, target: CheckTarget) => Promise<CheckOutcome>;
 }
 
-/** Builds the notifier, the delivery queue and the engine from the options (nothing is started yet). */
-export function createMonitoring(store: Store, now: () => Date, log: (line: string) => void, options: MonitoringOptions): Monitoring {
+/**
+ * Builds the notifier, the delivery queue and the engine from the options (nothing is started yet).
+ * Every check and webhook connects through the egress policy of its organization.
+ */
+export function createMonitoring(store: Store, now: () => Date, log: (line: string) => void, options: MonitoringOptions, egress: OrganizationEgress): Monitoring {
   const deliveries =
     options.notifications?.deliver === false
       ? null
@@ -64,11 +70,12 @@ export function createMonitoring(store: Store, now: () => Date, log: (line: stri
             retryDelaysMs: options.notifications?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
             webhookTimeoutMs: options.notifications?.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
             smtp: options.smtp ?? null,
+            egress,
           },
         );
   const notifier = new Notifier(store, log, deliveries);
   const failureThreshold = options.failureThreshold ?? DEFAULT_FAILURE_THRESHOLD;
-  const check = (target: CheckTarget): Promise<CheckOutcome> => runCheck(target);
+  const check = (organizationId: string, target: CheckTarget): Promise<CheckOutcome> => runCheck(target, { egress: egress.for(organizationId) });
   const engine =
     options.scheduler === false
       ? null
@@ -77,6 +84,7 @@ export function createMonitoring(store: Store, now: () => Date, log: (line: stri
           {
             failureThreshold,
             concurrency: options.engine?.concurrency ?? 8,
+            perOrganizationConcurrency: options.engine?.perOrganizationConcurrency,
             resyncIntervalMs: options.engine?.resyncIntervalMs ?? 30_000,
             maintenanceSweepMs: options.engine?.maintenanceSweepMs ?? 30_000,
           },

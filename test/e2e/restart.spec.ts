@@ -56,11 +56,16 @@ test('a restart while the API is down serves the last good page, dated, from the
   await expect(page.getByRole('heading', { name: 'Payment processing failures' })).toBeVisible();
   expect(second.output.some((line) => logFields(line)?.event === 'snapshot-restore' && logFields(line)?.outcome === 'loaded')).toBe(true);
   expect(second.output.some((line) => logFields(line)?.event === 'refresh' && logFields(line)?.outcome === 'failure')).toBe(true);
+  // Certificates keep renewing: the TLS gate answers from the restored snapshot's pages.
+  expect((await get(`${second.siteUrl}/_porchlight/tls-allowed?domain=status.acme.test`)).status).toBe(200);
+  expect((await get(`${second.siteUrl}/_porchlight/tls-allowed?domain=unclaimed.acme.test`)).status).toBe(404);
 
   // Without a saved snapshot the same outage is the branded 503, and the site is not ready.
   const bare = await siteFor(api, path.join(directory, 'empty-cache'));
   expect((await get(`${bare.siteUrl}/acme`)).status).toBe(503);
   expect((await get(`${bare.siteUrl}/readyz`)).status).toBe(503);
+  // Nor can the gate allow a custom domain it has never seen.
+  expect((await get(`${bare.siteUrl}/_porchlight/tls-allowed?domain=status.acme.test`)).status).toBe(503);
 });
 
 test('a corrupt snapshot file is ignored with one log line, never a crash, and replaced once the API answers', async () => {

@@ -16,6 +16,7 @@ let scrapeUrl: string;
 let rejected = 0;
 const front = { hit: 0, stale: 0, miss: 0, pass: 0 };
 const push = { accepted: 0, refused: 0, tooLarge: 0 };
+const tlsGate = { allowed: 0, refused: 0 };
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -27,7 +28,7 @@ beforeEach(async () => {
   apiOrigin = await listen(api);
   other = createServer((_req, res) => res.end('ok'));
   otherOrigin = await listen(other);
-  metrics = createMetrics({ apiOrigin, front: () => front, push: () => push, rejected: () => rejected, now: () => 1_000_000 + 42_000 });
+  metrics = createMetrics({ apiOrigin, front: () => front, push: () => push, tlsGate: () => tlsGate, rejected: () => rejected, now: () => 1_000_000 + 42_000 });
   scrapeServer = createServer(metricsHandler(metrics.registry));
   scrapeUrl = `${await listen(scrapeServer)}/metrics`;
 });
@@ -71,6 +72,7 @@ describe('metrics', () => {
   it("read the front's and the push route's counters when scraped", async () => {
     Object.assign(front, { hit: 1000, stale: 3, miss: 7, pass: 2 });
     Object.assign(push, { accepted: 4, refused: 9, tooLarge: 1 });
+    Object.assign(tlsGate, { allowed: 3, refused: 11 });
     rejected = 6;
     metrics.onRender(0.012, 200);
     metrics.onRender(0.5, 'error');
@@ -78,6 +80,8 @@ describe('metrics', () => {
     expect(sample(text, 'porchlight_front_requests_total{result="hit"}')).toBe(1000);
     expect(sample(text, 'porchlight_front_requests_total{result="miss"}')).toBe(7);
     expect(sample(text, 'porchlight_push_events_total{result="accepted"}')).toBe(4);
+    expect(sample(text, 'porchlight_tls_gate_requests_total{result="allowed"}')).toBe(3);
+    expect(sample(text, 'porchlight_tls_gate_requests_total{result="refused"}')).toBe(11);
     expect(sample(text, 'porchlight_push_events_total{result="refused"}')).toBe(9);
     expect(sample(text, 'porchlight_rejected_requests_total')).toBe(6);
     expect(sample(text, 'porchlight_renders_total{status="200"}')).toBe(1);

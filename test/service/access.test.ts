@@ -67,7 +67,8 @@ describe('access control on every endpoint', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestService();
+    // The monitor's target is a closed loopback port (nothing leaves the machine): private targets are allowed.
+    t = await startTestService({ allowPrivateTargets: true });
     const monitor = idOf(await t.a.post('/monitors', httpMonitor({ url: 'http://127.0.0.1:9/never-called' })));
     ids = {
       monitor,

@@ -41,15 +41,23 @@ describe('readConfig', () => {
     expect(readEngineConfig({ SMTP_HOST: 'mail.internal', SMTP_PORT: '2525' }).smtp).toMatchObject({ port: 2525 });
   });
 
+  it('reads ALLOW_PRIVATE_TARGETS, leaving it undecided when unset', () => {
+    expect(readEngineConfig({}).allowPrivateTargets).toBeUndefined();
+    expect(readEngineConfig({ ALLOW_PRIVATE_TARGETS: '' }).allowPrivateTargets).toBeUndefined();
+    expect(readEngineConfig({ ALLOW_PRIVATE_TARGETS: 'true' }).allowPrivateTargets).toBe(true);
+    expect(readEngineConfig({ ALLOW_PRIVATE_TARGETS: 'off' }).allowPrivateTargets).toBe(false);
+  });
+
   it('names the engine variable of a bad value', () => {
     const cases: Record<string, string>[] = [
+      { ALLOW_PRIVATE_TARGETS: 'maybe' },
       { FAILURE_THRESHOLD: '0' },
       { SCHEDULER: 'sometimes' },
       { SMTP_HOST: 'mail.internal', SMTP_PORT: '99999' },
       { SMTP_PORT: '25' },
       { SMTP_HOST: 'mail.internal', SMTP_PASSWORD: 'x' },
     ];
-    const names = ['FAILURE_THRESHOLD', 'SCHEDULER', 'SMTP_PORT', 'SMTP_HOST', 'SMTP_USER'];
+    const names = ['ALLOW_PRIVATE_TARGETS', 'FAILURE_THRESHOLD', 'SCHEDULER', 'SMTP_PORT', 'SMTP_HOST', 'SMTP_USER'];
     cases.forEach((env, index) => {
       expect(() => readEngineConfig(env)).toThrow(ConfigError);
       expect(() => readEngineConfig(env)).toThrow(names[index]);

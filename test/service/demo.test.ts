@@ -150,6 +150,24 @@ describe('demo seeding across restarts', () => {
     await second.close();
   });
 
+  it('allows private check targets to the demo organization unless told otherwise, and only to it', async () => {
+    const loopback = { name: 'Local', type: 'tcp', host: '127.0.0.1', port: 9 };
+    const demoStore = await startService({ databasePath: ':memory:', seedDemo: true, scheduler: false, log: () => undefined });
+    const strictDemo = await startService({ databasePath: ':memory:', seedDemo: true, scheduler: false, log: () => undefined, allowPrivateTargets: false });
+    const plain = await startService({ databasePath: ':memory:', scheduler: false, log: () => undefined });
+    try {
+      expect([demoStore.privateTargets, strictDemo.privateTargets, plain.privateTargets]).toEqual(['demo', 'none', 'none']);
+      expect((await new Client(demoStore.url, demoStore.demo!.apiKey).post('/monitors', loopback)).status).toBe(201);
+      const second = createOrganization(demoStore.store, { name: 'Second', plan: 'pro' });
+      expect((await new Client(demoStore.url, second.apiKey).post('/monitors', loopback)).status).toBe(400);
+      expect((await new Client(strictDemo.url, strictDemo.demo!.apiKey).post('/monitors', loopback)).status).toBe(400);
+      const { apiKey } = createOrganization(plain.store, { name: 'Plain', plan: 'free' });
+      expect((await new Client(plain.url, apiKey).post('/monitors', loopback)).status).toBe(400);
+    } finally {
+      await Promise.all([demoStore.close(), strictDemo.close(), plain.close()]);
+    }
+  });
+
   it('does not seed when disabled or when the store already has data', async () => {
     const off = await startService({ databasePath: ':memory:', log: () => undefined });
     expect(off.demo).toBeNull();
@@ -174,7 +192,7 @@ describe('demo logo', () => {
     try {
       const before = listOf(await client.get('/status-pages')).items as { slug: string; logoUrl: string | null }[];
       expect(before.find((page) => page.slug === 'acme')?.logoUrl).toBe('https://acme.example/logo.svg');
-      service.setDemoSiteUrl('http://127.0.0.1:9999/');
+      service.setSiteUrl('http://127.0.0.1:9999/');
       const after = listOf(await client.get('/status-pages')).items as { slug: string; logoUrl: string | null }[];
       expect(after.find((page) => page.slug === 'acme')?.logoUrl).toBe('http://127.0.0.1:9999/demo/acme-logo.svg');
       expect(after.find((page) => page.slug === 'internal')?.logoUrl).toBeNull();

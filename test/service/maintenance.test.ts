@@ -50,6 +50,12 @@ describe('maintenance windows', () => {
       [window({ scheduledEnd: '2030-05-01T09:00:00Z' }), ['scheduledEnd']],
       [window({ monitorIds: undefined }), ['monitorIds']],
       [window({ monitorIds: [foreign] }), ['monitorIds.0']],
+      // Out of the documented time range: before 1970, after 9999 (in UTC), longer than 31 days.
+      [window({ scheduledStart: '1900-01-01T00:00:00Z', scheduledEnd: '1900-01-01T02:00:00Z' }), ['scheduledStart', 'scheduledEnd']],
+      [window({ scheduledStart: '1970-01-01T00:30:00+01:00', scheduledEnd: '1970-01-01T02:00:00Z' }), ['scheduledStart']],
+      [window({ scheduledStart: '9999-12-31T20:00:00Z', scheduledEnd: '9999-12-31T23:00:00-05:00' }), ['scheduledEnd']],
+      [window({ scheduledEnd: '+010000-01-01T00:00:00Z' }), ['scheduledEnd']],
+      [window({ scheduledEnd: '2030-06-01T10:00:01Z' }), ['scheduledEnd']],
     ];
     for (const [body, paths] of cases) {
       expect(expectError(await t.a.post('/maintenance', body), 400, 'validation_error'), JSON.stringify(body)).toEqual(paths);
@@ -87,6 +93,20 @@ describe('maintenance windows', () => {
     expectError(await t.a.delete(`/maintenance/${id}`), 409, 'invalid_state');
   });
 
+  it('accepts the edges of the time range and a window of exactly 31 days', async () => {
+    const edges = [
+      window({ scheduledStart: '1970-01-01T00:00:00Z', scheduledEnd: '1970-01-01T01:00:00Z' }),
+      window({ scheduledStart: '9999-12-31T00:00:00Z', scheduledEnd: '9999-12-31T23:59:59Z' }),
+      window({ scheduledEnd: '2030-06-01T10:00:00Z' }),
+    ];
+    for (const body of edges) {
+      const response = await t.a.post('/maintenance', body);
+      expect(response.status, response.text).toBe(201);
+      // Gone again, so the list test below sees only its own windows.
+      expect((await t.a.delete(`/maintenance/${idOf(response)}`)).status).toBe(204);
+    }
+  });
+
   it('updates scheduled windows, checking the merged times', async () => {
     const id = idOf(await t.a.post('/maintenance', window()));
     const response = await t.a.patch(`/maintenance/${id}`, { title: 'Renamed', description: 'Now with notes', scheduledEnd: '2030-05-01T13:00:00Z', monitorIds: [] });
@@ -94,6 +114,8 @@ describe('maintenance windows', () => {
     expect(dataOf(response)).toMatchObject({ title: 'Renamed', description: 'Now with notes', scheduledEnd: '2030-05-01T13:00:00.000Z', scheduledStart: '2030-05-01T10:00:00.000Z', monitors: [], monitorIds: [] });
     const before = dataOf(await t.a.get(`/maintenance/${id}`));
     expect(expectError(await t.a.patch(`/maintenance/${id}`, { scheduledStart: '2030-05-01T14:00:00Z' }), 400, 'validation_error')).toEqual(['scheduledEnd']);
+    expect(expectError(await t.a.patch(`/maintenance/${id}`, { scheduledEnd: '2031-05-01T10:00:00Z' }), 400, 'validation_error')).toEqual(['scheduledEnd']);
+    expect(expectError(await t.a.patch(`/maintenance/${id}`, { scheduledStart: '1969-12-31T23:59:59Z' }), 400, 'validation_error')).toEqual(['scheduledStart']);
     expect(expectError(await t.a.patch(`/maintenance/${id}`, { monitorIds: [foreign] }), 400, 'validation_error')).toEqual(['monitorIds.0']);
     expect(expectError(await t.a.patch(`/maintenance/${id}`, { title: 42 }), 400, 'validation_error')).toEqual(['title']);
     expect(dataOf(await t.a.get(`/maintenance/${id}`))).toEqual(before);

@@ -175,7 +175,8 @@ describe('checks', () => {
   let t: TestService;
   let target: Awaited<ReturnType<typeof startTarget>>;
   beforeAll(async () => {
-    t = await startTestService();
+    // The target listens on 127.0.0.1.
+    t = await startTestService({ allowPrivateTargets: true });
     target = await startTarget();
   });
   afterAll(async () => {

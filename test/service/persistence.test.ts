@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -45,6 +45,28 @@ describe('persistence in a database file', () => {
     expect(second.store.db.connection.prepare('PRAGMA foreign_keys').get()?.foreign_keys).toBe(1);
     expect(schemaVersion(second.store.db)).toBe(SCHEMA_VERSION);
     await second.close();
+  });
+
+  it('keeps the database, its -wal and its -shm readable by their owner only', () => {
+    const path = join(folder, 'private.db');
+    const store = Store.open(path);
+    try {
+      store.organizations.create({ name: 'Private', plan: 'free' }, new Date());
+      for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+        expect(existsSync(file), file).toBe(true);
+        expect(statSync(file).mode & 0o777, file).toBe(0o600);
+      }
+    } finally {
+      store.close();
+    }
+  });
+
+  it('narrows the mode of a database file an older version left readable by all', () => {
+    const path = join(folder, 'older.db');
+    writeFileSync(path, '');
+    chmodSync(path, 0o644);
+    Store.open(path).close();
+    expect(statSync(path).mode & 0o777).toBe(0o600);
   });
 
   it('refuses a database written by a newer schema', () => {

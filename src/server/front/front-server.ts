@@ -19,6 +19,7 @@ import { followCustomDomains } from '../../site/data/custom-domains.ts';
 import { cacheTarget, checkHost, type CacheTarget, type CheckedHost } from './request-key.ts';
 import { gateRequest, isGateAnswer, type GateAnswer } from './request-gate.ts';
 import type { PushReceiver } from '../push/push-receiver.ts';
+import type { TlsGate } from './tls-gate.ts';
 
 export interface FrontOptions {
   /** Origin of the internal Astro server, e.g. http://127.0.0.1:40123 */
@@ -33,6 +34,8 @@ export interface FrontOptions {
   log?: (line: string) => void;
   /** The push route, answered before anything is rendered. */
   push?: PushReceiver;
+  /** The on-demand TLS gate, answered from memory before anything is rendered. */
+  tlsGate?: TlsGate;
   /**
    * The main host as visitors reach it (SITE_PUBLIC_URL's host[:port]). When set, any Host that
    * is not a public page's custom domain is answered as this one: one render and one entry for
@@ -292,6 +295,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   function handle(request: IncomingMessage, response: ServerResponse): void {
     // The one POST the site takes (the API's webhook), before the gate that refuses all others.
     if (options.push?.matches(request.url ?? '/')) return options.push.handle(request, response);
+    if (options.tlsGate?.matches(request.url ?? '/')) return options.tlsGate.handle(request, response);
     const gated = gateRequest(request);
     if (isGateAnswer(gated)) return sendGateAnswer(request, response, gated);
     const checked = checkHost(gated.host);
@@ -312,6 +316,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     close: async () => {
       dataVersion.close();
       domains?.close();
+      options.tlsGate?.close();
       // Called once no visitor is waiting: background re-renders are abandoned, not awaited.
       await pool.destroy();
     },

@@ -10,14 +10,16 @@ import { announceFailure, announceReady, onMessages, reportUnhandledRejections }
 reportUnhandledRejections('api');
 
 try {
-  const { startService } = await import('../../service/index.ts');
+  const { privateTargetsNotice, startService } = await import('../../service/index.ts');
   const log = createLogger('api');
   // The service's lines name no URL, key or message body (see docs/api-contract.md).
-  const service = await startService({ ...(workerData as ServiceOptions), log: (line) => log.info(line) });
+  const service = await startService({ ...(workerData as ServiceOptions), log: (line) => log.info(line), logDebug: (line) => log.debug(line) });
+  const egressNotice = privateTargetsNotice(service.privateTargets);
+  if (egressNotice !== null) log.info({ event: 'egress', privateTargets: service.privateTargets }, egressNotice);
   onMessages(
     () => service.close(),
     (message) => {
-      if (message.type === 'demo-site-url' && typeof message.url === 'string') service.setDemoSiteUrl(message.url);
+      if (message.type === 'site-url' && typeof message.url === 'string') service.setSiteUrl(message.url);
     },
   );
   announceReady({ url: service.url, demo: service.demo });

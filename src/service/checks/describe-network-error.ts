@@ -39,6 +39,14 @@ export function errorCode(err: unknown): string | null {
   return cause === err ? null : errorCode(cause);
 }
 
+/** A CheckFailure thrown below a client library that wrapped it (a refused connection inside undici's error). */
+export function checkFailureIn(err: unknown, depth = 0): CheckFailure | null {
+  if (err instanceof CheckFailure) return err;
+  if (depth > 4 || typeof err !== 'object' || err === null) return null;
+  const cause: unknown = Reflect.get(err, 'cause');
+  return cause === err ? null : checkFailureIn(cause, depth + 1);
+}
+
 /** Replaces every occurrence of the given secret strings, so no request header value can leak. */
 export function redact(message: string, secrets: readonly string[]): string {
   let safe = message;
@@ -65,7 +73,8 @@ export function isTimeoutError(err: unknown): boolean {
  * anything else keeps its own message with the given secrets redacted.
  */
 export function describeNetworkError(err: unknown, timeoutSeconds: number, secrets: readonly string[] = []): string {
-  if (err instanceof CheckFailure) return err.message;
+  const failure = checkFailureIn(err);
+  if (failure) return failure.message;
   const code = errorCode(err);
   if (code !== null) {
     if (TIMEOUT_CODES.has(code)) return timeoutMessage(timeoutSeconds);

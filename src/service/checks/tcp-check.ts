@@ -1,10 +1,10 @@
 import type { CheckOutcome } from './check-types.ts';
 import { describeNetworkError, timeoutMessage } from './describe-network-error.ts';
-import { probeTcp } from './probe-tcp.ts';
+import { probeTcp, type AddressOf } from './probe-tcp.ts';
 
 /** Up when a TCP connection to host:port is established within the timeout; latency is the connect time. */
-export async function tcpCheck(host: string, port: number, timeoutSeconds: number): Promise<CheckOutcome> {
-  const probe = await probeTcp(host, port, timeoutSeconds * 1000);
+export async function tcpCheck(host: string, port: number, timeoutSeconds: number, addressOf?: AddressOf): Promise<CheckOutcome> {
+  const probe = await probeTcp(host, port, timeoutSeconds * 1000, addressOf);
   switch (probe.outcome) {
     case 'connected':
       return { status: 'up', latencyMs: probe.latencyMs, statusCode: null, error: null };

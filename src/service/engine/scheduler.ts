@@ -1,10 +1,12 @@
 import type { Region } from '../../contract/monitor.ts';
+import { withDeadline } from '../checks/deadline.ts';
+import { timeoutMessage } from '../checks/describe-network-error.ts';
 import type { CheckOutcome, CheckTarget } from '../checks/run-check.ts';
 import type { Notifier } from '../events/notifier.ts';
 import type { SchedulableMonitor } from '../store/monitors.ts';
 import type { Store } from '../store/store.ts';
 import { checkTargetOf } from './check-target.ts';
-import { ConcurrencyLimiter } from './limiter.ts';
+import { FairLimiter } from './limiter.ts';
 import { recordCheckOutcome } from './record-check.ts';
 import type { Cancel, Timers } from './timers.ts';
 
@@ -13,7 +15,7 @@ export interface SchedulerDeps {
   now: () => Date;
   log: (line: string) => void;
   notifier: Notifier;
-  runCheck: (target: CheckTarget) => Promise<CheckOutcome>;
+  runCheck: (organizationId: string, target: CheckTarget) => Promise<CheckOutcome>;
   timers: Timers;
   /** In [0, 1): where in its interval a job's first run falls. */
   random: () => number;
@@ -23,6 +25,8 @@ export interface SchedulerSettings {
   failureThreshold: number;
   /** Checks running at once, across all monitors. */
   concurrency: number;
+  /** Upper bound of one organization's share of `concurrency` (see FairLimiter); default: no bound beyond the fair share. */
+  perOrganizationConcurrency?: number | undefined;
   /** Safety net: how often the whole schedule is compared with the database. */
   resyncIntervalMs: number;
 }
@@ -30,6 +34,8 @@ export interface SchedulerSettings {
 /** One monitor checked from one region, every `intervalMs`. */
 interface Job {
   monitorId: string;
+  /** Whose share of the check slots this job uses. */
+  organizationId: string;
   region: Region;
   intervalMs: number;
   nextAt: number;
@@ -43,19 +49,26 @@ interface MonitorJobs {
   jobs: Job[];
 }
 
+/**
+ * Every check ends within its own timeout; should one not (a bug, a stuck DNS lookup), it is
+ * recorded as timed out this much later, so its slot is never held for longer.
+ */
+export const CHECK_GRACE_MS = 2_000;
+
 const shapeOf = (monitor: SchedulableMonitor): string => `${monitor.interval}|${monitor.regions.join(',')}`;
 
 /**
  * Runs every active monitor from each of its regions at its interval. First runs fall at a random point
  * of the interval, so a restart spreads checks instead of bursting; later runs keep a fixed rate. A job
  * whose previous check is still running or waiting skips its turn; a bounded pool runs the checks, each
- * with its own timeout, so a slow target only ever holds one slot. Handlers call `sync` after a change;
+ * with its own timeout, so a slow target only ever holds one slot, and shares the slots fairly between
+ * organizations, so one organization's slow or blackholed targets never hold up another's checks. Handlers call `sync` after a change;
  * a periodic resync catches anything else.
  */
 export class Scheduler {
   private readonly deps: SchedulerDeps;
   private readonly settings: SchedulerSettings;
-  private readonly limiter: ConcurrencyLimiter;
+  private readonly limiter: FairLimiter;
   private readonly monitors = new Map<string, MonitorJobs>();
   private cancelResync: Cancel | null = null;
   private stopped = true;
@@ -63,7 +76,7 @@ export class Scheduler {
   constructor(deps: SchedulerDeps, settings: SchedulerSettings) {
     this.deps = deps;
     this.settings = settings;
-    this.limiter = new ConcurrencyLimiter(settings.concurrency);
+    this.limiter = new FairLimiter(settings.concurrency, settings.perOrganizationConcurrency ?? settings.concurrency);
   }
 
   start(): void {
@@ -94,7 +107,7 @@ export class Scheduler {
       this.unschedule(monitorId);
       return;
     }
-    this.ensure({ id: monitorId, interval: state.monitor.interval, regions: state.monitor.regions });
+    this.ensure({ id: monitorId, organizationId: state.organizationId, interval: state.monitor.interval, regions: state.monitor.regions });
   }
 
   /** Compares the whole schedule with the database, then arms the next resync. */
@@ -119,7 +132,7 @@ export class Scheduler {
     const intervalMs = monitor.interval * 1000;
     const now = this.deps.now().getTime();
     const jobs = monitor.regions.map((region): Job => {
-      const job: Job = { monitorId: monitor.id, region, intervalMs, nextAt: now + Math.floor(this.deps.random() * intervalMs), cancel: () => undefined, busy: false };
+      const job: Job = { monitorId: monitor.id, organizationId: monitor.organizationId, region, intervalMs, nextAt: now + Math.floor(this.deps.random() * intervalMs), cancel: () => undefined, busy: false };
       this.arm(job);
       return job;
     });
@@ -149,7 +162,7 @@ export class Scheduler {
     this.arm(job);
     if (job.busy) return;
     job.busy = true;
-    this.limiter.run(async () => {
+    this.limiter.run(job.organizationId, async () => {
       try {
         await this.execute(job);
       } finally {
@@ -166,7 +179,13 @@ export class Scheduler {
       return;
     }
     const checkedAt = this.deps.now().toISOString();
-    const outcome = await this.deps.runCheck(checkTargetOf(state.monitor));
+    const target = checkTargetOf(state.monitor);
+    const outcome = await withDeadline(this.deps.runCheck(state.organizationId, target), target.timeoutSeconds * 1000 + CHECK_GRACE_MS, () => ({
+      status: 'down' as const,
+      latencyMs: target.timeoutSeconds * 1000,
+      statusCode: null,
+      error: timeoutMessage(target.timeoutSeconds),
+    }));
     // Paused, deleted or rescheduled while the check ran: its result no longer belongs anywhere.
     if (!this.isCurrent(job)) return;
     try {

@@ -1,3 +1,4 @@
+import type { OrganizationEgress } from '../egress/organization-egress.ts';
 import type { Cancel, Timers } from '../engine/timers.ts';
 import type { NotificationChannelRecord } from '../store/notifications.ts';
 import { newId } from '../store/ids.ts';
@@ -16,6 +17,8 @@ export interface DeliverySettings {
   webhookTimeoutMs: number;
   /** Unset: e-mail deliveries are recorded as skipped. */
   smtp: SmtpSettings | null;
+  /** Where each organization's webhooks may connect (the SMTP server is the operator's, not a tenant's: not subject to it). */
+  egress: OrganizationEgress;
 }
 
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000];
@@ -60,7 +63,7 @@ export class DeliveryQueue {
     this.log = deps.log;
     this.timers = deps.timers;
     this.retryDelaysMs = settings.retryDelaysMs;
-    this.webhooks = new WebhookTransport(settings.webhookTimeoutMs);
+    this.webhooks = new WebhookTransport(settings.webhookTimeoutMs, settings.egress);
     this.email = new EmailTransport(settings.smtp);
   }
 
@@ -136,7 +139,7 @@ export class DeliveryQueue {
     const headers = { 'x-porchlight-event': delivery.content.event, 'x-porchlight-delivery': delivery.id };
     if (channel.type === 'slack') {
       if (!channel.webhookUrl) return Promise.resolve({ outcome: 'skipped', error: 'channel has no webhook URL' });
-      return this.webhooks.post(channel.webhookUrl, slackMessage(delivery.content), headers, this.abort.signal);
+      return this.webhooks.post(delivery.organizationId, channel.webhookUrl, slackMessage(delivery.content), headers, this.abort.signal);
     }
     const recipients = recipientsOf(channel.recipientEmail ?? '');
     if (recipients.length === 0) return Promise.resolve({ outcome: 'skipped', error: 'channel has no recipients' });

@@ -1,5 +1,8 @@
-import { Agent, request } from 'undici';
-import { isTimeoutError, knownNetworkMessage, redact } from '../checks/describe-network-error.ts';
+import { request, type Agent } from 'undici';
+import { checkFailureIn, isTimeoutError, knownNetworkMessage, redact } from '../checks/describe-network-error.ts';
+import type { EgressPolicy } from '../egress/egress-policy.ts';
+import type { OrganizationEgress } from '../egress/organization-egress.ts';
+import { guardedAgent } from '../egress/guarded-agent.ts';
 import { retryableHttpStatus, type AttemptResult } from './attempt-result.ts';
 
 const USER_AGENT = 'Porchlight-Notifier/1.0';
@@ -23,26 +26,39 @@ function describe(err: unknown, timeoutMs: number, url: string): string {
 }
 
 /**
- * POSTs JSON to chat webhooks. One keep-alive pool for all channels; redirects are not followed
- * (a webhook that redirects is misconfigured). The URL never appears in a result or a log line.
+ * POSTs JSON to chat webhooks. Every connection is made through the egress policy of the channel's
+ * organization (one keep-alive pool per policy); redirects are not followed (a webhook that
+ * redirects is misconfigured). The URL never appears in a result or a log line.
  */
 export class WebhookTransport {
-  private readonly agent: Agent;
+  private readonly agents = new Map<EgressPolicy, Agent>();
+  private readonly egress: OrganizationEgress;
   private readonly timeoutMs: number;
 
-  constructor(timeoutMs: number) {
+  constructor(timeoutMs: number, egress: OrganizationEgress) {
     this.timeoutMs = timeoutMs;
-    this.agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    this.egress = egress;
   }
 
-  async post(url: string, payload: unknown, headers: Record<string, string>, signal: AbortSignal): Promise<AttemptResult> {
+  private agentFor(organizationId: string): Agent {
+    const policy = this.egress.for(organizationId);
+    let agent = this.agents.get(policy);
+    if (!agent) {
+      const timeoutMs = this.timeoutMs;
+      agent = guardedAgent(policy, { connectTimeoutMs: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      this.agents.set(policy, agent);
+    }
+    return agent;
+  }
+
+  async post(organizationId: string, url: string, payload: unknown, headers: Record<string, string>, signal: AbortSignal): Promise<AttemptResult> {
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
       return { outcome: 'failed', statusCode: null, error: 'webhook URL is not an http(s) URL', retryable: false };
     }
     try {
       const response = await request(url, {
         method: 'POST',
-        dispatcher: this.agent,
+        dispatcher: this.agentFor(organizationId),
         headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': USER_AGENT, ...headers },
         body: JSON.stringify(payload),
         signal: AbortSignal.any([signal, AbortSignal.timeout(this.timeoutMs)]),
@@ -52,11 +68,14 @@ export class WebhookTransport {
       if (status >= 200 && status < 300) return { outcome: 'delivered', statusCode: status };
       return { outcome: 'failed', statusCode: status, error: `webhook answered HTTP ${status}`, retryable: retryableHttpStatus(status) };
     } catch (err) {
+      // The egress policy refused the address: trying again would only be refused again.
+      const refused = checkFailureIn(err);
+      if (refused) return { outcome: 'failed', statusCode: null, error: redact(refused.message, secretsOf(url)), retryable: false };
       return { outcome: 'failed', statusCode: null, error: describe(err, this.timeoutMs, url), retryable: true };
     }
   }
 
   async close(): Promise<void> {
-    await this.agent.destroy();
+    await Promise.all([...this.agents.values()].map((agent) => agent.destroy()));
   }
 }

@@ -30,7 +30,7 @@ export function checkRoutes({ store, now, notifier, runCheck, failureThreshold }
           throw new InvalidStateError('this demo monitor has a made-up target and is not checked; give it a real url or host first');
         }
         const checkedAt = now().toISOString();
-        const outcome = await runCheck(checkTargetOf(monitor));
+        const outcome = await runCheck(context.organizationId, checkTargetOf(monitor));
         // An on-demand check counts like a scheduled one: same threshold, events and automatic incidents.
         const recorded = recordCheckOutcome({ store, now, failureThreshold }, id, { region: monitor.regions[0] ?? 'eu', checkedAt, outcome });
         // The monitor may have been deleted while the check ran.

@@ -1,4 +1,4 @@
-import { createMaintenanceSchema, updateMaintenanceSchema, type MaintenanceStatus } from '../../contract/maintenance.ts';
+import { createMaintenanceSchema, updateMaintenanceSchema, windowSpanProblem, type MaintenanceStatus } from '../../contract/maintenance.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { maintenanceEvent, type MaintenanceEvent } from '../events/service-event.ts';
 import { InvalidStateError, NotFoundError, ValidationError } from '../http/errors.ts';
@@ -104,11 +104,8 @@ export function maintenanceRoutes({ store, now, notifier, engine }: ServiceDeps)
             ...(input.scheduledEnd !== undefined && { scheduledEnd: toUtcIso(input.scheduledEnd) }),
             ...(input.monitorIds !== undefined && { monitorIds: input.monitorIds }),
           };
-          const start = changes.scheduledStart ?? existing.scheduledStart;
-          const end = changes.scheduledEnd ?? existing.scheduledEnd;
-          if (Date.parse(end) <= Date.parse(start)) {
-            throw new ValidationError([{ path: 'scheduledEnd', message: 'scheduledEnd must be after scheduledStart' }]);
-          }
+          const problem = windowSpanProblem(changes.scheduledStart ?? existing.scheduledStart, changes.scheduledEnd ?? existing.scheduledEnd);
+          if (problem !== null) throw new ValidationError([{ path: 'scheduledEnd', message: problem }]);
           if (changes.monitorIds) requireOwnedMonitors(store, context.organizationId, changes.monitorIds, (index) => `monitorIds.${index}`);
           return found(store.maintenance.update(context.organizationId, existing.id, changes, now()), 'maintenance window');
         });

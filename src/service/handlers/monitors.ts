@@ -5,6 +5,7 @@ import { LimitReachedError, NotFoundError } from '../http/errors.ts';
 import { created, found, listReply, noContent, ok, pathParam, type Route } from '../http/route.ts';
 import { parseInput, rejectImmutableField } from '../http/validation.ts';
 import type { MonitorChanges, MonitorRecord } from '../store/monitors.ts';
+import { rejectRefusedTargets } from './egress-fields.ts';
 import { listPage } from './shared.ts';
 
 /** Spec limit: monitors per organization. */
@@ -26,7 +27,7 @@ function createdSubset(monitor: MonitorRecord) {
   return { id, name, type, active, interval, url, regions };
 }
 
-export function monitorRoutes({ store, now, engine }: ServiceDeps): Route[] {
+export function monitorRoutes({ store, now, engine, egress }: ServiceDeps): Route[] {
   return [
     {
       method: 'GET',
@@ -49,6 +50,7 @@ export function monitorRoutes({ store, now, engine }: ServiceDeps): Route[] {
       body: true,
       handle: (context) => {
         const input = parseInput(createMonitorSchema, context.body, 'body');
+        rejectRefusedTargets(egress.for(context.organizationId), { url: input.url, host: input.host, port: input.type === 'tcp' ? input.port : null });
         const monitor = store.transaction(() => {
           if (store.monitors.count(context.organizationId) >= MAX_MONITORS_PER_ORGANIZATION) {
             throw new LimitReachedError(`an organization can have at most ${MAX_MONITORS_PER_ORGANIZATION} monitors`);
@@ -69,7 +71,7 @@ export function monitorRoutes({ store, now, engine }: ServiceDeps): Route[] {
         const id = pathParam(context, 'id');
         const monitor = store.transaction(() => {
           const existing = found(store.monitors.get(context.organizationId, id), 'monitor');
-          parseInput(
+          const target = parseInput(
             targetSchema,
             {
               type: existing.type,
@@ -79,6 +81,10 @@ export function monitorRoutes({ store, now, engine }: ServiceDeps): Route[] {
             },
             'body',
           );
+          // A new target is judged as a created one would be (a port change too: a TCP target is host and port).
+          if (changes.url !== undefined || changes.host !== undefined || changes.port !== undefined) {
+            rejectRefusedTargets(egress.for(context.organizationId), { url: target.url, host: target.host, port: target.type === 'tcp' ? target.port : null });
+          }
           // A resumed monitor has not been checked since it was paused.
           const resumed = changes.active === true && !existing.active;
           return found(

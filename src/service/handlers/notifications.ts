@@ -4,6 +4,7 @@ import type { ServiceDeps } from '../deps.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { created, found, listReply, noContent, ok, pathParam, type Route } from '../http/route.ts';
 import { parseInput, rejectImmutableField } from '../http/validation.ts';
+import { rejectRefusedTargets } from './egress-fields.ts';
 import { listPage } from './shared.ts';
 
 /** After a PATCH the channel must still have the target its type needs. */
@@ -11,7 +12,7 @@ const targetSchema = z
   .object({ type: z.enum(CHANNEL_TYPES), webhookUrl: z.string().nullable(), recipientEmail: z.string().nullable() })
   .superRefine(addChannelTargetIssues);
 
-export function notificationRoutes({ store, now }: ServiceDeps): Route[] {
+export function notificationRoutes({ store, now, egress }: ServiceDeps): Route[] {
   return [
     {
       method: 'GET',
@@ -35,6 +36,7 @@ export function notificationRoutes({ store, now }: ServiceDeps): Route[] {
       body: true,
       handle: (context) => {
         const input = parseInput(createChannelSchema, context.body, 'body');
+        rejectRefusedTargets(egress.for(context.organizationId), { webhookUrl: input.webhookUrl });
         return created(store.transaction(() => store.notifications.insert(context.organizationId, input, now())));
       },
     },
@@ -45,6 +47,7 @@ export function notificationRoutes({ store, now }: ServiceDeps): Route[] {
       handle: (context) => {
         rejectImmutableField(context.body, 'type', 'type cannot be changed; create a new channel instead');
         const changes = parseInput(updateChannelSchema, context.body, 'body');
+        rejectRefusedTargets(egress.for(context.organizationId), { webhookUrl: changes.webhookUrl });
         const id = pathParam(context, 'id');
         const channel = store.transaction(() => {
           const existing = found(store.notifications.get(context.organizationId, id), 'notification channel');

@@ -15,6 +15,17 @@ function isJsonMediaType(contentType: string | undefined): boolean {
   return mediaType === 'application/json';
 }
 
+/**
+ * The client went away before its request body was complete: nobody is left to answer, and it is
+ * not the service's failure (logged at debug level, never as an internal error).
+ */
+export class ClientAbortError extends Error {
+  constructor() {
+    super('client closed the connection before sending the whole request body');
+    this.name = 'ClientAbortError';
+  }
+}
+
 function readRaw(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -23,6 +34,7 @@ function readRaw(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
+      req.off('close', onClose);
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.byteLength;
@@ -39,13 +51,20 @@ function readRaw(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
       cleanup();
       resolve(Buffer.concat(chunks));
     };
-    const onError = (error: Error): void => {
+    // A socket reset mid-body surfaces as an 'error' ("aborted", ECONNRESET) or only as a 'close'.
+    const onError = (): void => {
       cleanup();
-      reject(error);
+      reject(new ClientAbortError());
+    };
+    const onClose = (): void => {
+      if (req.complete) return;
+      cleanup();
+      reject(new ClientAbortError());
     };
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
+    req.on('close', onClose);
   });
 }
 

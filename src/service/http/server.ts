@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceDeps } from '../deps.ts';
 import { authenticate } from './auth.ts';
-import { readJsonBody } from './body.ts';
+import { ClientAbortError, readJsonBody } from './body.ts';
 import { ApiError, InternalError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, RateLimitedError } from './errors.ts';
 import { RateLimiter, rateLimitHeaders } from './rate-limit.ts';
 import { sendEmpty, sendError, sendJson } from './respond.ts';
@@ -75,6 +75,11 @@ export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMess
       if (reply.body === undefined) sendEmpty(res, reply.status, headers);
       else sendJson(res, reply.status, reply.body, headers);
     } catch (error) {
+      if (error instanceof ClientAbortError) {
+        deps.logDebug(`client abort: ${method} ${path} closed before its body was complete`);
+        res.destroy();
+        return;
+      }
       if (res.headersSent) {
         res.destroy();
         return;

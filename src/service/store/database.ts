@@ -1,4 +1,24 @@
+import { chmodSync, closeSync, constants, existsSync, openSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+
+/**
+ * The store holds every organization's data and key hashes: its file is created readable by its
+ * owner only (0600), and SQLite gives its -wal and -shm files the same mode. A file left by an older
+ * version with a wider mode is narrowed when possible (a read-only or foreign file is left as it is).
+ */
+function makePrivate(path: string): void {
+  closeSync(openSync(path, constants.O_CREAT | constants.O_RDWR, 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      if (existsSync(file)) chmodSync(file, 0o600);
+    } catch {
+      // Not ours to change: SQLite reports any real problem when it opens the file.
+    }
+  }
+}
+
+/** A plain file name (not `:memory:`, not a `file:` URI, which SQLite opens its own way). */
+const isFilePath = (path: string): boolean => path !== ':memory:' && path !== '' && !path.startsWith('file:');
 
 /**
  * One SQLite connection with a prepared-statement cache and a transaction helper.
@@ -10,6 +30,7 @@ export class Database {
   private savepointDepth = 0;
 
   constructor(path: string) {
+    if (isFilePath(path)) makePrivate(path);
     this.connection = new DatabaseSync(path, { enableForeignKeyConstraints: true });
     this.connection.exec('PRAGMA foreign_keys = ON');
     this.connection.exec('PRAGMA busy_timeout = 5000');

@@ -72,6 +72,7 @@ export interface MonitorState {
 /** A monitor the scheduler should run: active and not simulated. */
 export interface SchedulableMonitor {
   id: string;
+  organizationId: string;
   interval: number;
   regions: Region[];
 }
@@ -250,9 +251,14 @@ export class MonitorRepository {
   /** Every monitor the scheduler should run, across organizations. */
   schedulable(): SchedulableMonitor[] {
     return this.db
-      .statement('SELECT id, interval_seconds, regions_json FROM monitors WHERE active = 1 AND simulated = 0 ORDER BY rowid')
+      .statement('SELECT id, organization_id, interval_seconds, regions_json FROM monitors WHERE active = 1 AND simulated = 0 ORDER BY rowid')
       .all()
-      .map((row) => ({ id: text(row, 'id'), interval: int(row, 'interval_seconds'), regions: json(row, 'regions_json', regionsJson) }));
+      .map((row) => ({
+        id: text(row, 'id'),
+        organizationId: text(row, 'organization_id'),
+        interval: int(row, 'interval_seconds'),
+        regions: json(row, 'regions_json', regionsJson),
+      }));
   }
 
   /** Records a check as the monitor's latest state, with the health the engine computed. */

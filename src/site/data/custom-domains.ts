@@ -23,11 +23,16 @@ export function customDomainNames(pages: readonly StatusPage[]): string[] {
   });
 }
 
-/** The latest announced set, null before any announcement; and the function that stops listening. */
-export function followCustomDomains(): { current(): ReadonlySet<string> | null; close(): void } {
+/**
+ * The latest announced set, null before any announcement; and the function that stops listening.
+ * `onAnnounce` is told of every announcement, changed or not (each one follows a load).
+ */
+export function followCustomDomains(onAnnounce?: () => void): { current(): ReadonlySet<string> | null; close(): void } {
   let domains: ReadonlySet<string> | null = null;
   const close = listenOn(CUSTOM_DOMAINS_CHANNEL, (data) => {
-    if (Array.isArray(data) && data.every((name) => typeof name === 'string')) domains = new Set(data);
+    if (!Array.isArray(data) || !data.every((name) => typeof name === 'string')) return;
+    domains = new Set(data);
+    onAnnounce?.();
   });
   return { current: () => domains, close };
 }

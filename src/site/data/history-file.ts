@@ -59,7 +59,8 @@ export function historyFile(directory: string): HistoryFile {
       return new Map(Object.entries(parsed.data.histories));
     },
     async save(owner, histories) {
-      await writeFileAtomically(file, JSON.stringify({ version: 1, owner, histories: Object.fromEntries(histories) }));
+      // Private, like every file in CACHE_DIR: it names the organization's monitors.
+      await writeFileAtomically(file, JSON.stringify({ version: 1, owner, histories: Object.fromEntries(histories) }), { mode: 0o600 });
     },
   };
 }

@@ -11,6 +11,7 @@ import { createClient, RateLimitError, type ApiClient } from '../../api/index.ts
 import { createLogger, reasonOf, type Logger } from '../../logging/logger.ts';
 import { siteConfig, type SiteConfig } from '../config.ts';
 import { announceCustomDomains } from './custom-domains.ts';
+import { onDataWanted } from './data-wanted.ts';
 import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
 import { onPush } from './push-signal.ts';
@@ -156,6 +157,8 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
 
   const pushes = new RefreshThrottle(() => cache.refresh(), { intervalMs: PUSH_REFRESH_INTERVAL_MS });
   onPush(() => pushes.request());
+  // Like a visit: starts a refresh only when the data is no longer fresh.
+  onDataWanted(() => void cache.get().catch(() => undefined));
 
   return {
     get: () => cache.get(),

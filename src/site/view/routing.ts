@@ -3,6 +3,7 @@
  * or domain answers exactly like one that does not exist.
  */
 import type { StatusPage } from '../../contract/index.ts';
+import { asciiName } from '../lib/domain-name.ts';
 
 export function publicPages(pages: readonly StatusPage[]): StatusPage[] {
   return pages.filter((page) => page.isPublic !== false);
@@ -13,8 +14,9 @@ export function findPageBySlug(pages: readonly StatusPage[], slug: string): Stat
 }
 
 /**
- * The request's Host without port, lower-cased, without a trailing dot; null when absent.
- * The front server keys its cache with this same function, so routing and caching agree.
+ * The request's Host without port, lower-cased, without a trailing dot, a Unicode name in its
+ * ASCII (punycode) form as browsers send it; null when absent. The front server keys its cache
+ * with this same function, so routing and caching agree.
  */
 export function normalizeHost(host: string | null | undefined): string | null {
   if (!host) return null;
@@ -22,7 +24,7 @@ export function normalizeHost(host: string | null | undefined): string | null {
   // [v6]:port, host:port, host
   const name = trimmed.startsWith('[') ? trimmed.slice(0, trimmed.indexOf(']') + 1) : trimmed.split(':')[0] ?? '';
   const withoutDot = name.endsWith('.') ? name.slice(0, -1) : name;
-  return withoutDot ? withoutDot : null;
+  return withoutDot ? asciiName(withoutDot) : null;
 }
 
 /** The public page whose customDomain is this Host (case-insensitive, port ignored). */

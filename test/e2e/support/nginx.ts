@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.ts';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -31,16 +31,7 @@ export interface RunningNginx {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 export async function startNginx(site: NginxSite): Promise<RunningNginx> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'porchlight-nginx-'));
   const port = await freePort();
   const published = await readFile(path.join(root, 'docs/static-export.nginx.conf'), 'utf8');
   const servers = published
@@ -50,6 +41,12 @@ export async function startNginx(site: NginxSite): Promise<RunningNginx> {
     .replaceAll('/srv/dist-status', site.dist)
     .replaceAll('/srv/www', site.www)
     .replaceAll('www.example.com', site.wwwHost);
+  return runNginx(servers, port);
+}
+
+/** nginx on loopback with these server blocks; `port` is a plain-HTTP port they listen on (to know it is up). */
+export async function runNginx(servers: string, port: number): Promise<RunningNginx> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'porchlight-nginx-'));
   // `include mime.types` is relative to the main file's folder, as /etc/nginx/nginx.conf's is.
   await copyFile('/etc/nginx/mime.types', path.join(dir, 'mime.types'));
   const config = `worker_processes 1; daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;

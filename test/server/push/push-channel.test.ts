@@ -27,6 +27,8 @@ beforeAll(async () => {
   site = createServer((req, res) => receiver.handle(req, res));
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  // As the launcher does: the API's egress policy allows the site's own origin (and no other loopback address).
+  service.setSiteUrl(siteOrigin);
 });
 
 afterAll(async () => {
@@ -62,6 +64,8 @@ describe('the push channel', () => {
 
   it('is updated in place when its URL changed (another port or token), and switched back on', async () => {
     const name = pushChannelName(null);
+    // The site of an earlier start, on another port.
+    service.setSiteUrl('http://127.0.0.1:1');
     const { id } = await ensurePushChannel(client.notifications, { name, webhookUrl: pushUrl('http://127.0.0.1:1', TOKEN) });
     await client.notifications.update(id, { enabled: false, onIncidentUpdated: false });
     const again = await ensurePushChannel(client.notifications, { name, webhookUrl: pushUrl(siteOrigin, TOKEN) });
@@ -77,6 +81,11 @@ describe('the push channel', () => {
     await ensurePushChannel(client.notifications, { name: pushChannelName('https://staging.example.com'), webhookUrl: pushUrl('https://staging.example.com', TOKEN) });
     const names = (await channels()).map((channel) => channel.name).sort();
     expect(names).toEqual(['Ops', 'Porchlight live updates (staging.example.com)', 'Porchlight live updates (status.example.com)']);
+  });
+
+  it('is refused on a loopback origin that is not the site the API was told about', async () => {
+    await expect(ensurePushChannel(client.notifications, { name: pushChannelName(null), webhookUrl: pushUrl('http://127.0.0.1:2', TOKEN) })).rejects.toThrow(/validation|not a public address/);
+    expect(await channels()).toHaveLength(0);
   });
 
   it('carries events from the service to the push route over loopback', async () => {

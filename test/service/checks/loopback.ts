@@ -1,4 +1,14 @@
 import net from 'node:net';
+import { runCheck, type CheckOutcome, type CheckTarget, type RunCheckOptions } from '../../../src/service/checks/run-check.ts';
+import { EgressPolicy } from '../../../src/service/egress/egress-policy.ts';
+
+/** These tests' peers listen on 127.0.0.1: the egress policy is opened, as ALLOW_PRIVATE_TARGETS does. */
+export const LOCAL_EGRESS = new EgressPolicy({ allowPrivate: true });
+
+/** runCheck with private targets allowed (every peer here is on loopback). */
+export function runLocal(target: CheckTarget, options: RunCheckOptions = {}): Promise<CheckOutcome> {
+  return runCheck(target, { egress: LOCAL_EGRESS, ...options });
+}
 
 export interface Listener {
   port: number;

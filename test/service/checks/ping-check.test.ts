@@ -5,8 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pingCheck } from '../../../src/service/checks/ping-check.ts';
 import { tcpReachability } from '../../../src/service/checks/ping-fallback.ts';
-import { runCheck } from '../../../src/service/checks/run-check.ts';
-import { closedPort, listen, type Listener } from './loopback.ts';
+import { closedPort, listen, type Listener, runLocal } from './loopback.ts';
 
 let dir: string;
 const listeners: Listener[] = [];
@@ -126,13 +125,13 @@ describe('tcpReachability (the ping fallback)', () => {
 
 describe('runCheck ping', () => {
   it(`reaches 127.0.0.1 (${hasPingBinary() ? 'ping binary present' : 'no ping binary: TCP fallback'})`, async () => {
-    const outcome = await runCheck({ type: 'ping', host: '127.0.0.1', timeoutSeconds: 1, rules: [] });
+    const outcome = await runLocal({ type: 'ping', host: '127.0.0.1', timeoutSeconds: 1, rules: [] });
     expect(outcome).toMatchObject({ status: 'up', statusCode: null, error: null });
     expect(Number.isInteger(outcome.latencyMs)).toBe(true);
   });
 
   it('is down without a host', async () => {
-    expect(await runCheck({ type: 'ping', host: null, timeoutSeconds: 1, rules: [] })).toMatchObject({
+    expect(await runLocal({ type: 'ping', host: null, timeoutSeconds: 1, rules: [] })).toMatchObject({
       status: 'down',
       error: 'ping check needs a host',
     });

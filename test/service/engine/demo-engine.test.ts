@@ -113,7 +113,7 @@ describe('the demo with the engine running', () => {
   });
 
   it('checks the site once the launcher tells its URL', async () => {
-    service.setDemoSiteUrl(`${site.url}/`);
+    service.setSiteUrl(`${site.url}/`);
     expect(await monitor('Website')).toMatchObject({ url: `${site.url}/healthz` });
     clock.advance(0);
     await vi.waitFor(() => expect(checks('Website')).toBe(HISTORY + 2));

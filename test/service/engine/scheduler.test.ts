@@ -149,7 +149,8 @@ describe('scheduler limits', () => {
   it('runs at most `concurrency` checks at once', async () => {
     const t = await startEngineService({ engine: { concurrency: 2 } });
     target.mode = 'slow';
-    const ids = await Promise.all([1, 2, 3, 4].map((n) => t.a.post('/monitors', { name: `Slow ${n}`, type: 'http', url: `${target.url}/`, timeout: 1 }).then(idOf)));
+    // Two organizations: one alone leaves one of the two slots free for another (see fairness.test.ts).
+    const ids = await Promise.all([1, 2, 3, 4].map((n) => (n % 2 ? t.a : t.b).post('/monitors', { name: `Slow ${n}`, type: 'http', url: `${target.url}/`, timeout: 1 }).then(idOf)));
     t.clock.advance(0);
     await vi.waitFor(() => expect(target.received).toHaveLength(2));
     await settle(400);
@@ -163,7 +164,7 @@ describe('scheduler limits', () => {
     const folder = mkdtempSync(join(tmpdir(), 'porchlight-restart-'));
     const databasePath = join(folder, 'engine.db');
     try {
-      const quiet = { databasePath, log: () => undefined, notifications: { deliver: false } };
+      const quiet = { databasePath, log: () => undefined, notifications: { deliver: false }, allowPrivateTargets: true };
       const first = await startService({ ...quiet, scheduler: false });
       const { apiKey } = createOrganization(first.store, { name: 'Restart', plan: 'pro' });
       const client = new Client(first.url, apiKey);

@@ -1,0 +1,189 @@
+/**
+ * The on-demand TLS gate over real sockets: which names it allows, that every refusal looks the
+ * same, that it follows the names the site announces (a page made non-public or moved to another
+ * domain stops being allowed at the next announcement), and that it never needs the site thread.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { StatusPage } from '../../../src/contract/index.ts';
+import { announceCustomDomains, followCustomDomains } from '../../../src/site/data/custom-domains.ts';
+import { createTlsGate, decideTls, type TlsGate } from '../../../src/server/front/tls-gate.ts';
+
+let server: Server;
+let origin: string;
+let gate: TlsGate | null = null;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    if (gate?.matches(request.url ?? '/')) return gate.handle(request, response);
+    response.writeHead(418).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterEach(() => {
+  gate?.close();
+  gate = null;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** Names that never change, announced once at the start (fresh for the tests' duration). */
+function staticDomains(names: string[] | null) {
+  const set = names === null ? null : new Set(names);
+  return (onAnnounce: () => void) => {
+    if (set !== null) onAnnounce();
+    return { current: () => set, close: () => undefined };
+  };
+}
+
+async function ask(query: string, method = 'GET'): Promise<{ status: number; body: string; headers: Headers }> {
+  const response = await fetch(`${origin}/_porchlight/tls-allowed${query}`, { method });
+  return { status: response.status, body: await response.text(), headers: response.headers };
+}
+
+function page(overrides: Partial<StatusPage>): StatusPage {
+  return {
+    id: overrides.slug ?? 'p',
+    name: 'Page',
+    slug: 'page',
+    customDomain: null,
+    isPublic: true,
+    ...overrides,
+  } as StatusPage;
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('decideTls', () => {
+  const allowed = new Set(['status.acme.test', 'xn--bcher-kva.example']);
+
+  it('allows the public pages\' custom domains and the main host, in any spelling', () => {
+    expect(decideTls('domain=status.acme.test', allowed, null)).toBe('allowed');
+    expect(decideTls('domain=STATUS.acme.TEST.', allowed, null)).toBe('allowed');
+    expect(decideTls(`domain=${encodeURIComponent('bücher.example')}`, allowed, null)).toBe('allowed');
+    expect(decideTls('domain=status.example.com', allowed, 'status.example.com')).toBe('allowed');
+  });
+
+  it('refuses every other name, and every trick around an allowed one', () => {
+    for (const name of ['other.test', 'acme.test', 'x.status.acme.test', 'status.acme.test:443', 'status.acme.test/x', 'evil.test#status.acme.test', 'status.acme.test@evil.test', '']) {
+      expect(decideTls(`domain=${encodeURIComponent(name)}`, allowed, null), name).toBe('refused');
+    }
+  });
+
+  it('asks for exactly one name', () => {
+    expect(decideTls('', allowed, null)).toBe('bad-request');
+    expect(decideTls('domain=status.acme.test&domain=other.test', allowed, null)).toBe('bad-request');
+  });
+
+  it('is not ready before the site has said which names are its own, except for the main host', () => {
+    expect(decideTls('domain=status.acme.test', null, null)).toBe('not-ready');
+    expect(decideTls('domain=status.example.com', null, 'status.example.com')).toBe('allowed');
+  });
+});
+
+describe('the gate over HTTP', () => {
+  it('answers 200 for an allowed name and one identical 404 for every refusal', async () => {
+    gate = createTlsGate({ publicHostName: 'status.example.com', freshMs: 60_000, domains: staticDomains(['status.acme.test']) });
+    const allowed = await ask('?domain=status.acme.test');
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('cache-control')).toBe('no-store');
+    expect((await ask('?domain=status.example.com')).status).toBe(200);
+    const refusals = await Promise.all(['unknown.test', 'status.acme.test%3A8443', 'a..b', '-x.test'].map((name) => ask(`?domain=${name}`)));
+    for (const refusal of refusals) expect({ status: refusal.status, body: refusal.body }).toEqual({ status: 404, body: 'not allowed\n' });
+    expect(gate.counts).toEqual({ allowed: 2, refused: 4 });
+  });
+
+  it('refuses methods other than GET and HEAD, and a missing name', async () => {
+    gate = createTlsGate({ publicHostName: null, freshMs: 60_000, domains: staticDomains(['status.acme.test']) });
+    expect((await ask('?domain=status.acme.test', 'POST')).status).toBe(405);
+    expect((await ask('?domain=status.acme.test', 'HEAD')).status).toBe(200);
+    expect((await ask('')).status).toBe(400);
+  });
+
+  it('answers 503 with Retry-After until the site has loaded or restored its data', async () => {
+    gate = createTlsGate({ publicHostName: null, freshMs: 60_000, maxWaitMs: 50, domains: staticDomains(null), askForFreshData: () => undefined });
+    const answer = await ask('?domain=status.acme.test');
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('5');
+  });
+
+  it('follows what the site announces: a page made non-public or moved stops being allowed', async () => {
+    gate = createTlsGate({ publicHostName: null, freshMs: 60_000, domains: followCustomDomains });
+    const acme = page({ slug: 'acme', customDomain: 'status.acme.test' });
+    const shop = page({ slug: 'shop', customDomain: 'Bücher.Example' });
+    announceCustomDomains([acme, shop, page({ slug: 'secret', customDomain: 'secret.acme.test', isPublic: false })]);
+    await until(async () => (await ask('?domain=status.acme.test')).status === 200);
+    expect((await ask('?domain=xn--bcher-kva.example')).status).toBe(200);
+    // A private page's domain is refused exactly like a name nobody configured.
+    expect(await ask('?domain=secret.acme.test')).toMatchObject({ status: 404, body: 'not allowed\n' });
+
+    announceCustomDomains([{ ...acme, isPublic: false }, { ...shop, customDomain: 'status.shop.test' }]);
+    await until(async () => (await ask('?domain=status.acme.test')).status === 404);
+    expect((await ask('?domain=xn--bcher-kva.example')).status).toBe(404);
+    expect((await ask('?domain=status.shop.test')).status).toBe(200);
+  });
+});
+
+describe('names that are no longer current', () => {
+  it('ask the site for fresh data and wait for its next announcement before answering', async () => {
+    let clock = 0;
+    let names = new Set(['status.acme.test']);
+    let announce: () => void = () => undefined;
+    let asks = 0;
+    gate = createTlsGate({
+      publicHostName: null,
+      freshMs: 30_000,
+      maxWaitMs: 5_000,
+      now: () => clock,
+      domains: (onAnnounce) => {
+        announce = onAnnounce;
+        return { current: () => names, close: () => undefined };
+      },
+      // The site answers the ask with a load whose names no longer hold the page made non-public.
+      askForFreshData: () => {
+        asks += 1;
+        setTimeout(() => {
+          names = new Set();
+          announce();
+        }, 50);
+      },
+    });
+    announce();
+    expect((await ask('?domain=status.acme.test')).status).toBe(200);
+    expect(asks).toBe(0);
+    clock = 30_001;
+    const started = performance.now();
+    expect((await ask('?domain=status.acme.test')).status).toBe(404);
+    expect(asks).toBe(1);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('are answered from what is known when no announcement comes (the API is down)', async () => {
+    let clock = 0;
+    let asks = 0;
+    gate = createTlsGate({
+      publicHostName: null,
+      freshMs: 30_000,
+      maxWaitMs: 100,
+      now: () => clock,
+      domains: staticDomains(['status.acme.test']),
+      askForFreshData: () => (asks += 1),
+    });
+    clock = 60_000;
+    const answers = await Promise.all([ask('?domain=status.acme.test'), ask('?domain=status.acme.test'), ask('?domain=other.test')]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 404]);
+    expect(asks).toBe(3);
+  });
+});
