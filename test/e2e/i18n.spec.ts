@@ -15,6 +15,7 @@ import { LOCALES, localeSegment, SHIPPED_LOCALES, textDirection, type Locale } f
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { translator } from '../../src/site/i18n/translator.ts';
 import { apiFor } from './support/api.ts';
 import { runExport } from './support/export-process.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
@@ -101,6 +102,21 @@ test.describe('every shipped language of the demo page', () => {
 
   test.describe('without JavaScript', () => {
     test.use({ javaScriptEnabled: false });
+
+    test('every language still has no English interface text, and dates and numbers written for it in the page zone', async ({ page }) => {
+      test.setTimeout(120_000);
+      for (const locale of SHIPPED_LOCALES) {
+        await page.goto(home(locale));
+        await expect(page.locator('html')).toHaveAttribute('dir', textDirection(locale));
+        if (locale !== 'en') expect(englishLeftIn(locale, await page.locator('body').innerText()), locale).toEqual([]);
+        const time = page.locator('main time').first();
+        const words = translator(locale).dateTime(await time.getAttribute('datetime'));
+        expect(words, locale).toMatch(/UTC/);
+        await expect(time, locale).toHaveText(words);
+        const uptime = await page.locator('.pl-monitor__uptime strong').first().innerText();
+        expect(uptime, locale).toBe(new Intl.NumberFormat(LOCALES[locale].intl, { style: 'percent', minimumFractionDigits: 2 }).format(Number.parseFloat(uptime.replace(/[^\d,.]/g, '').replace(',', '.')) / 100));
+      }
+    });
 
     test('the switcher changes language by plain links, and times stay in the page zone, labelled', async ({ page }) => {
       await page.goto('/acme/');
