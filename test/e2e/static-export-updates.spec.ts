@@ -43,7 +43,10 @@ test.afterAll(async () => {
 });
 
 /** A page file in the main tree and in the custom domain's tree. */
-const inBothTrees = (...files: string[]) => files.flatMap((file) => [`acme/${file}`, `${DOMAIN_TREE}/${file}`]).sort();
+/** Each language the exporter writes (support/export-process.ts: en at the root, ar below it) changes alike. */
+const LANGUAGE_FOLDERS = ['', 'ar/'];
+const inBothTrees = (...files: string[]) =>
+  files.flatMap((file) => LANGUAGE_FOLDERS.flatMap((language) => [`acme/${language}${file}`, `${DOMAIN_TREE}/${language}${file}`])).sort();
 
 /**
  * Machine-readable outputs (PAGE_OUTPUTS, component badges) are the business of their own tests:
