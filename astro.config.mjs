@@ -1,11 +1,14 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
+import { threadBundles } from './src/server/threads/thread-bundles.ts';
 
 export default defineConfig({
   output: 'server',
   srcDir: './src/site',
   adapter: node({ mode: 'standalone' }),
+  // The worker threads' code as plain JavaScript in dist/threads/ (no type stripping per thread).
+  integrations: [threadBundles()],
   // The launcher (src/server/main.ts) mounts Astro's handler; Astro itself never listens.
   server: { host: '127.0.0.1', port: 4321 },
   security: {

@@ -14,6 +14,7 @@ import { loadGenerator, median, runLoad, type LoadResult } from './lib/load.ts';
 import { residentMiB, root, startApi, startNginx, startPorchlight, startRawNode } from './lib/processes.ts';
 import { startChurn } from './lib/churn.ts';
 import { renderReport, type BenchReport } from './lib/report.ts';
+import { metricsUrlOf, threadMemoryMiB } from './lib/thread-memory.ts';
 import { runPushLatency } from './push.ts';
 
 const RUNS = 3;
@@ -90,7 +91,8 @@ async function main(): Promise<void> {
   const generator = await loadGenerator();
   const dbDir = await mkdtemp(path.join(tmpdir(), 'porchlight-bench-'));
   const api = await startApi(path.join(dbDir, 'bench.db'));
-  const site = await startPorchlight(api.url, api.key, FRESH_SECONDS);
+  // With its metrics, for the memory of each thread (read once the load is over).
+  const site = await startPorchlight(api.url, api.key, FRESH_SECONDS, { METRICS_PORT: '0' });
   const pageUrl = `${site.url}/acme`;
   try {
     for (let warm = 0; warm < 3; warm += 1) await fetchBytes(pageUrl, true);
@@ -155,6 +157,8 @@ async function main(): Promise<void> {
     const staleNoticeShown = (await fetchBytes(pageUrl, false)).toString().includes('Live data unavailable');
 
     const rssMiB = await residentMiB(site.child.pid!);
+    const metricsUrl = metricsUrlOf(site.lines);
+    const threads = metricsUrl ? await threadMemoryMiB(metricsUrl) : [];
     await nginx?.stop();
 
     const report: BenchReport = {
@@ -169,6 +173,7 @@ async function main(): Promise<void> {
       summaryJson: summarize(summaryRuns),
       churn: { quiet: summarize(quietRuns), churn: summarize(churnRuns), updates: churnUpdates, refreshes: churnRenders },
       rssMiB,
+      threads,
       pageWeight: { htmlBytes: html.length, htmlGzipBytes: gzipped.length, cssGzipBytes: cssGzip.length },
       durationSeconds: Math.round((Date.now() - started) / 1000),
     };

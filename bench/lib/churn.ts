@@ -15,18 +15,25 @@ export async function startChurn(apiUrl: string, apiKey: string): Promise<Churn>
   const incidents = ((await list.body.json()) as { data: { id: string; status: string }[] }).data;
   const active = incidents.find((incident) => incident.status !== 'resolved');
   if (!active) throw new Error('the demo has no active incident to update');
-  let posted = 0;
+  return everySecond(async (count) => {
+    const response = await request(`${apiUrl}/incidents/${encodeURIComponent(active.id)}`, {
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({ status: active.status, message: `Still investigating (bench update ${count + 1}).` }),
+    });
+    await response.body.dump();
+    return response.statusCode < 300;
+  });
+}
+
+/** Runs `step` about once a second until stopped; `stop` resolves to the number of steps that succeeded. */
+export function everySecond(step: (succeeded: number) => Promise<boolean>): Churn {
+  let succeeded = 0;
   let running = true;
   const loop = (async () => {
     while (running) {
       const started = Date.now();
-      const response = await request(`${apiUrl}/incidents/${encodeURIComponent(active.id)}`, {
-        method: 'PATCH',
-        headers,
-        body: JSON.stringify({ status: active.status, message: `Still investigating (bench update ${posted + 1}).` }),
-      });
-      await response.body.dump();
-      if (response.statusCode < 300) posted += 1;
+      if (await step(succeeded)) succeeded += 1;
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1_000 - (Date.now() - started))));
     }
   })();
@@ -34,7 +41,7 @@ export async function startChurn(apiUrl: string, apiKey: string): Promise<Churn>
     async stop() {
       running = false;
       await loop;
-      return posted;
+      return succeeded;
     },
   };
 }

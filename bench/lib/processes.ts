@@ -15,8 +15,8 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-function run(command: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<Running & { match: RegExpExecArray }> {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function run(command: string, args: string[], env: Record<string, string>, ready: RegExp, cwd = root): Promise<Running & { match: RegExpExecArray }> {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -59,11 +59,27 @@ export async function startApi(databasePath: string, env: Record<string, string>
 export async function startPorchlight(apiUrl: string, apiKey: string, freshSeconds: number, env: Record<string, string> = {}): Promise<Running & { url: string }> {
   const site = await run(
     node,
-    // As `npm start` runs it (package.json): a smaller young generation keeps RSS down under load.
-    ['--max-semi-space-size=4', 'src/server/main.ts'],
-    { PORT: '0', STATUS_API_URL: apiUrl, STATUS_API_KEY: apiKey, CACHE_DIR: ':memory:', CACHE_FRESH_SECONDS: String(freshSeconds), ...env },
+    // As `npm start` runs it (package.json): the bundle `astro build` writes (no TypeScript
+    // stripping in any thread), a smaller young generation and two malloc arenas keep RSS down.
+    ['--max-semi-space-size=4', 'dist/threads/main.mjs'],
+    { PORT: '0', STATUS_API_URL: apiUrl, STATUS_API_KEY: apiKey, CACHE_DIR: ':memory:', CACHE_FRESH_SECONDS: String(freshSeconds), MALLOC_ARENA_MAX: '2', ...env },
     // The start-up summary is a JSON log line with the site's address.
     /"siteUrl":"([^"]+)"/,
+  );
+  return { ...site, url: site.match[1]! };
+}
+
+/**
+ * Another checkout of Porchlight (built), started as its own `npm start` ran it before the
+ * bundles (`node --max-semi-space-size=4 src/server/main.ts`): the "before" of a comparison.
+ */
+export async function startOtherPorchlight(checkout: string, apiUrl: string, apiKey: string, freshSeconds: number, env: Record<string, string> = {}): Promise<Running & { url: string }> {
+  const site = await run(
+    node,
+    ['--max-semi-space-size=4', 'src/server/main.ts'],
+    { PORT: '0', STATUS_API_URL: apiUrl, STATUS_API_KEY: apiKey, CACHE_DIR: ':memory:', CACHE_FRESH_SECONDS: String(freshSeconds), ...env },
+    /"siteUrl":"([^"]+)"/,
+    checkout,
   );
   return { ...site, url: site.match[1]! };
 }

@@ -1,6 +1,7 @@
 /** The benchmark's figures as Markdown, written between markers in docs/benchmarks.md. */
 import type { LoadResult } from './load.ts';
 import { percentile, type PushLatencyResult } from './push-latency.ts';
+import type { ThreadMemoryMiB } from './thread-memory.ts';
 
 export interface BenchReport {
   date: string;
@@ -23,6 +24,8 @@ export interface BenchReport {
   apiUse: { seconds: number; freshSeconds: number; refreshes: number; requests: number; perRefresh: number; bound: number; load: LoadResult };
   outage: { load: LoadResult; staleNoticeShown: boolean; baselineP99Ms: number };
   rssMiB: number;
+  /** Each thread's heap, external and ArrayBuffer memory after the load (from the metrics). */
+  threads: ThreadMemoryMiB[];
   pageWeight: { htmlBytes: number; htmlGzipBytes: number; cssGzipBytes: number };
   durationSeconds: number;
 }
@@ -79,9 +82,15 @@ export function resultsSection(report: BenchReport): string {
     `| API requests in ${apiUse.seconds} s at 100 connections ≤ (${apiUse.seconds} s / ${apiUse.freshSeconds} s + 1) × ${apiUse.perRefresh} per refresh = ${apiUse.bound} | ${apiUse.requests} in ${apiUse.refreshes} refreshes (${apiUse.load.requests} page views) | ${verdict(apiUse.requests <= apiUse.bound)} |`,
     `| API stopped mid-run: zero 5xx, every page served | ${outageFailures} errors or non-2xx of ${outage.load.requests}; stale notice shown: ${outage.staleNoticeShown ? 'yes' : 'no'} | ${verdict(outageFailures === 0 && outage.staleNoticeShown)} |`,
     `| API stopped mid-run: latency unchanged within noise | p99 ${ms(outage.load.p99Ms)} vs ${ms(outage.baselineP99Ms)} warm | ${verdict(outage.load.p99Ms < Math.max(2 * outage.baselineP99Ms, 20))} |`,
-    `| Resident memory after the load < 200 MB | ${report.rssMiB} MiB | ${verdict(report.rssMiB < 200)} |`,
+    `| Resident memory after the load < 160 MiB | ${report.rssMiB} MiB | ${verdict(report.rssMiB < 160)} |`,
     `| Page weight: HTML + CSS < 30 KB gzipped | ${pageWeight.htmlGzipBytes} + ${pageWeight.cssGzipBytes} = ${pageWeight.htmlGzipBytes + pageWeight.cssGzipBytes} bytes (HTML ${pageWeight.htmlBytes} bytes uncompressed) | ${verdict(pageWeight.htmlGzipBytes + pageWeight.cssGzipBytes < 30 * 1024)} |`,
     `| Page weight: HTML ≤ 110 KB uncompressed | ${pageWeight.htmlBytes} bytes | ${verdict(pageWeight.htmlBytes <= 110 * 1024)} |`,
+    '',
+    `### Memory per thread after the load (resident: ${report.rssMiB} MiB for the whole process)`,
+    '',
+    '| Thread | V8 heap used | V8 heap allocated | External | ArrayBuffers |',
+    '|---|---|---|---|---|',
+    ...report.threads.map((thread) => `| ${thread.thread} | ${thread.heapUsed} MiB | ${thread.heapTotal} MiB | ${thread.external} MiB | ${thread.arrayBuffers} MiB |`),
     END,
   ].join('\n');
 }
@@ -110,7 +119,8 @@ What it does, in order:
    the API requests Porchlight logs per refresh.
 7. Outage: 25 s at 100 connections; the API process is killed after 5 s, so the data goes stale
    and every refresh fails for the last 10 s or more.
-8. Resident memory of the Porchlight process after all of that, and the page's weight.
+8. Resident memory of the Porchlight process after all of that, each thread's V8 heap, external
+   and ArrayBuffer memory (its \`porchlight_thread_memory_bytes\` metric), and the page's weight.
 9. Push latency: 20 trials of an incident created, then updated, through the API until the page
    shows it, with push and without (see \`bench/lib/push-latency.ts\`).
 
@@ -137,6 +147,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 export function pushSection(result: PushLatencyResult, measuredAt: string, machine: string): string {
   const row = (label: string, samples: PushLatencyResult['withPush']) =>
     `| ${label} | ${samples.createdMs.length} | ${seconds(percentile(samples.createdMs, 50))} | ${seconds(percentile(samples.createdMs, 95))} | ${seconds(percentile(samples.updatedMs, 50))} | ${seconds(percentile(samples.updatedMs, 95))} |`;
+  const first = result.withPush.firstRequest;
   const worstPushP95 = Math.max(percentile(result.withPush.createdMs, 95), percentile(result.withPush.updatedMs, 95));
   return [
     PUSH_START,
@@ -148,6 +159,7 @@ export function pushSection(result: PushLatencyResult, measuredAt: string, machi
     row(`Without push (polling every ${result.freshSeconds} s)`, result.withoutPush),
     '',
     `Target: with push, p95 ≤ 2 s: ${seconds(worstPushP95)}, ${verdict(worstPushP95 <= 2_000)}.`,
+    ...(first ? [`With push, the first request after the site had the new data showed the change in ${first.shown} of ${first.of} events: ${verdict(first.shown === first.of)}.`] : []),
     PUSH_END,
   ].join('\n');
 }

@@ -2,9 +2,10 @@
  * Which trees one export writes, from the site's export index: the main host's tree at the
  * folder's root (the index of public pages, each page below its slug), and one tree per custom
  * domain under domains/<domain>/, laid out for that domain's root. The machine-readable outputs
- * come from PAGE_OUTPUTS, the one list the routes and the page's links also use.
+ * come from PAGE_OUTPUTS, the one list the routes and the page's links also use, and each tree
+ * has the host's own HOST_OUTPUTS (robots.txt, sitemap.xml) at its root.
  */
-import { componentBadgePath, PAGE_OUTPUTS } from '../site/view/page-outputs.ts';
+import { componentBadgePath, HOST_OUTPUTS, PAGE_OUTPUTS } from '../site/view/page-outputs.ts';
 import type { ExportIndex } from '../site/view/export-index.ts';
 import type { TreeAddress } from './links.ts';
 import type { TreeRoots } from './crawl.ts';
@@ -19,6 +20,9 @@ export interface TreePlan {
 /** A host name that is safe as a folder name and a Host header. */
 const DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/;
 
+/** robots.txt and sitemap.xml, at each tree's own root (about the pages that tree serves). */
+const hostOutputs = (): string[] => Object.values(HOST_OUTPUTS).map((output) => `/${output}`);
+
 function outputsBelow(root: string, monitorIds: readonly string[]): string[] {
   return [...Object.values(PAGE_OUTPUTS), ...monitorIds.map(componentBadgePath)].map((output) => `${root}${output}`);
 }
@@ -27,7 +31,7 @@ export function planTrees(index: ExportIndex, options: { mainHost: string; baseP
   const main: TreePlan = {
     folder: '',
     address: { host: options.mainHost, basePath: options.basePath },
-    roots: { pages: ['/'], outputs: [] },
+    roots: { pages: ['/'], outputs: hostOutputs() },
   };
   const domains: TreePlan[] = [];
   for (const page of index.pages) {
@@ -43,7 +47,7 @@ export function planTrees(index: ExportIndex, options: { mainHost: string; baseP
       folder: `domains/${page.customDomain}`,
       // A domain's tree is published as that domain's own site, at its root.
       address: { host: page.customDomain, basePath: '' },
-      roots: { pages: ['/'], outputs: outputsBelow('/', page.monitorIds) },
+      roots: { pages: ['/'], outputs: [...hostOutputs(), ...outputsBelow('/', page.monitorIds)] },
     });
   }
   return [main, ...domains];

@@ -11,6 +11,7 @@ import { DATA_VERSION_CHANNEL } from '../site/data/data-version.ts';
 import { listenOn } from '../site/data/thread-channel.ts';
 import { REFRESH_EVENTS, type RefreshEvent } from '../site/data/refresh-events.ts';
 import { API_REQUEST_EVENTS, relayApiRequests, type ApiRequestEvent } from './threads/api-request-relay.ts';
+import { threadMemory } from './threads/thread-memory.ts';
 import type { FrontCounts } from './front/front-server.ts';
 import type { PushCounts } from './push/push-receiver.ts';
 import type { TlsGateCounts } from './front/tls-gate.ts';
@@ -76,6 +77,22 @@ export function createMetrics(sources: MetricsSources): Metrics {
     registers: [registry],
     collect() {
       this.set(dataVersion === null ? Number.NaN : Math.max(0, (now() - dataVersion) / 1000));
+    },
+  });
+
+  new Gauge({
+    name: 'porchlight_thread_memory_bytes',
+    help: 'Memory of each thread (front, site, api): its V8 heap used and allocated, external memory and ArrayBuffers.',
+    labelNames: ['thread', 'kind'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const memory of await threadMemory('front')) {
+        this.set({ thread: memory.thread, kind: 'heap_used' }, memory.heapUsed);
+        this.set({ thread: memory.thread, kind: 'heap_total' }, memory.heapTotal);
+        this.set({ thread: memory.thread, kind: 'external' }, memory.external);
+        this.set({ thread: memory.thread, kind: 'array_buffers' }, memory.arrayBuffers);
+      }
     },
   });
 

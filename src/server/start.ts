@@ -15,6 +15,7 @@ import { createLogger, reasonOf, type Logger } from '../logging/logger.ts';
 import type { LauncherConfig } from './config.ts';
 import { SiteNotBuiltError } from './site-handler.ts';
 import { startThread, ThreadStartError, type StartedThread, type ThreadOptions } from './threads/worker-thread.ts';
+import { threadEntry } from './thread-entry.ts';
 import { createFrontHandler } from './front/front-server.ts';
 import { createPublicServer } from './front/public-server.ts';
 import { drain } from './drain.ts';
@@ -26,6 +27,12 @@ import { pushToken } from './push/push-token.ts';
 
 /** How long requests in flight get to finish on shutdown. */
 const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * Bounds of each worker thread's V8 heap (MB), a few times what each holds under load (the site
+ * ~30 MB rendering the demo, see docs/benchmarks.md): a leak ends in a restart, not in swap.
+ */
+const SITE_HEAP_MB = 96;
+const API_HEAP_MB = 128;
 
 export interface RunningPorchlight {
   siteUrl: string;
@@ -61,7 +68,7 @@ async function startEmbeddedService(config: LauncherConfig, threads: ThreadOptio
     ...readLimitsConfig(process.env),
     ...readEngineConfig(process.env),
   };
-  const thread = await startThread<{ url: string; demo: DemoInfo | null }>(new URL('./threads/service-worker.ts', import.meta.url), options, 'porchlight-api', threads);
+  const thread = await startThread<{ url: string; demo: DemoInfo | null }>(threadEntry('service-worker'), options, 'porchlight-api', { maxHeapMb: API_HEAP_MB, ...threads });
   exitWhenLost(thread, 'the embedded API');
   return {
     url: thread.ready.url,
@@ -104,7 +111,7 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
 
 /** The Astro site on a thread of its own, on an internal loopback port; only the front server talks to it. */
 export async function startSiteThread(threads: ThreadOptions = {}): Promise<{ origin: string; close(): Promise<void> }> {
-  const thread = await startThread<{ origin: string }>(new URL('./threads/site-worker.ts', import.meta.url), null, 'porchlight-site', threads).catch((error: unknown) => {
+  const thread = await startThread<{ origin: string }>(threadEntry('site-worker'), null, 'porchlight-site', { maxHeapMb: SITE_HEAP_MB, ...threads }).catch((error: unknown) => {
     throw error instanceof ThreadStartError && error.causeName === 'SiteNotBuiltError' ? new SiteNotBuiltError() : error;
   });
   exitWhenLost(thread, 'the site renderer');
@@ -157,6 +164,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     tlsGate,
     ...(config.site.SITE_PUBLIC_URL ? { publicHost: new URL(config.site.SITE_PUBLIC_URL).host } : {}),
     log: (line) => frontLog.warn(line),
+    debug: (line) => frontLog.debug(line),
     ...(metrics ? { onRender: metrics.onRender } : {}),
   });
   // Requests Node's parser rejects are counted for the metrics, never logged one by one.

@@ -9,6 +9,7 @@ import { SnapshotUnavailableError } from './data/snapshot-cache.ts';
 import { enhanceScript } from './scripts/enhance.ts';
 import { contentSecurityPolicy, securityHeaders } from './security/csp.ts';
 import { BASE_PATH_HEADER, EXPORT_HEADER, normalizeBasePath } from './view/internal-request.ts';
+import { HOST_OUTPUT_PATHS } from './view/page-outputs.ts';
 import { findPageByHost } from './view/routing.ts';
 import { siteConfig } from './config.ts';
 import type { Locale } from './i18n/locales.ts';
@@ -56,6 +57,10 @@ const site = defineMiddleware(async (context, next) => {
     const page = context.locals.data ? findPageByHost(context.locals.data.snapshot.pages, context.request.headers.get('host')) : null;
     if (context.locals.unavailable) {
       response = await next('/unavailable');
+    } else if (page && HOST_OUTPUT_PATHS.has(pathname)) {
+      // robots.txt and sitemap.xml belong to the host: the domain's own, about its one page.
+      context.locals.domainPage = page;
+      response = await next();
     } else {
       // On its own domain a page lives at the root: /incidents/1 is /<slug>/incidents/1.
       if (page) context.locals.domainPage = page;

@@ -8,6 +8,7 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
+import { PNG } from 'pngjs';
 import { request as httpRequest } from 'undici';
 import { apiFor, demoPage } from './support/api.ts';
 import { chromiumArgs, chromiumPath } from './support/chromium.ts';
@@ -245,6 +246,25 @@ test('every machine-readable output of a page is exported wherever the server ha
       expect((await fromServer(`/${root}${output}`, host)).status, `${tree.name} ${output} on the server`).toBe(200);
     }
   }
+});
+
+test('each tree has its status card, robots.txt and sitemap.xml, naming only its own addresses', async () => {
+  const card = PNG.sync.read(await readFile(path.join(dist, 'acme', 'card.png')));
+  expect([card.width, card.height]).toEqual([1200, 630]);
+  const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]!);
+  const main = locs(await readFile(path.join(dist, 'sitemap.xml'), 'utf8'));
+  expect(main[0]).toBe(`${SITE_PUBLIC_URL}/acme/`);
+  expect(main.some((loc) => loc.startsWith(`${SITE_PUBLIC_URL}/acme/incidents/`))).toBe(true);
+  expect(main.every((loc) => loc.startsWith(`${SITE_PUBLIC_URL}/acme/`))).toBe(true);
+  // The custom domain's own sitemap, with SITE_PUBLIC_URL's scheme, at its root.
+  const domain = locs(await readFile(path.join(dist, 'domains', DOMAIN, 'sitemap.xml'), 'utf8'));
+  expect(domain[0]).toBe(`http://${DOMAIN}/`);
+  expect(domain.every((loc) => loc.startsWith(`http://${DOMAIN}/`) && !loc.includes('/acme/'))).toBe(true);
+  expect(await readFile(path.join(subPathDist, 'robots.txt'), 'utf8')).toContain('Disallow: /status/acme/widget\n');
+  const robots = await visit(`http://${DOMAIN}:${nginx.port}/robots.txt`);
+  expect(robots.status).toBe(200);
+  expect(robots.text).toContain('Disallow: /widget\n');
+  expect(robots.text).toContain(`Sitemap: http://${DOMAIN}/sitemap.xml`);
 });
 
 test('a page that is not public appears nowhere in the export', async () => {

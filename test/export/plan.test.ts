@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planTrees } from '../../src/export/plan.ts';
-import { componentBadgePath, PAGE_OUTPUTS } from '../../src/site/view/page-outputs.ts';
+import { componentBadgePath, HOST_OUTPUTS, PAGE_OUTPUTS } from '../../src/site/view/page-outputs.ts';
 import type { ExportIndex } from '../../src/site/view/export-index.ts';
 
 const index = (pages: ExportIndex['pages']): ExportIndex => ({ dataVersion: '1', stale: false, apiRequests: 7, pages });
@@ -11,7 +11,12 @@ describe('planTrees', () => {
     expect(others).toEqual([]);
     expect(main).toMatchObject({ folder: '', address: { host: 'localhost', basePath: '/status' } });
     expect(main!.roots.pages).toEqual(['/', '/acme/']);
-    expect(main!.roots.outputs).toEqual([...Object.values(PAGE_OUTPUTS), componentBadgePath('m1'), componentBadgePath('m2')].map((output) => `/acme/${output}`));
+    expect(main!.roots.outputs).toEqual([
+      '/robots.txt',
+      '/sitemap.xml',
+      ...[...Object.values(PAGE_OUTPUTS), componentBadgePath('m1'), componentBadgePath('m2')].map((output) => `/acme/${output}`),
+    ]);
+    expect(Object.values(HOST_OUTPUTS)).toEqual(['robots.txt', 'sitemap.xml']);
   });
 
   it('gives each custom domain a tree of its own at its root, never below the base path', () => {
@@ -22,6 +27,8 @@ describe('planTrees', () => {
     ]);
     expect(trees[1]!.roots.pages).toEqual(['/']);
     expect(trees[1]!.roots.outputs).toContain(`/${componentBadgePath('m1')}`);
+    // The domain's own robots.txt, sitemap and card, at its root.
+    expect(trees[1]!.roots.outputs).toEqual(expect.arrayContaining(['/robots.txt', '/sitemap.xml', '/card.png', '/favicon.svg', '/favicon.png']));
     expect(trees[0]!.roots.pages).toEqual(['/', '/acme/', '/beta/']);
   });
 

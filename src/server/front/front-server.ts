@@ -3,21 +3,23 @@
  * everything else to the Astro server on an internal loopback port. A cached page is served
  * while one revalidation per page runs (stale-while-revalidate); a failed revalidation keeps
  * the old bytes for a bounded time (stale-if-error). Each request is a few small steps: check
- * the Host, key, look up, negotiate, write.
+ * the Host, key, look up, negotiate, write. Beside them: health probes answered on this thread
+ * (probes.ts), what the cache does not keep sent on for its visitor alone (pass-through.ts), and
+ * the pages asked for recently re-rendered as soon as new data arrives (rewarm.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream/promises';
-import { createBrotliCompress, createGzip } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { Pool } from 'undici';
-import { matchesIfNoneMatch, negotiateCoding, type Coding } from './encoding.ts';
-import { forwardableHeaders } from './hop-by-hop.ts';
-import { COMPRESSIBLE, encode, isStorable, pageSize, renderedPage, replayableHeaders, type RenderedPage } from './rendered-page.ts';
+import { matchesIfNoneMatch, negotiateCoding } from './encoding.ts';
+import { isStorable, pageSize, renderedPage, replayableHeaders, type RenderedPage } from './rendered-page.ts';
 import { DATA_VERSION_CHANNEL } from '../../site/data/data-version.ts';
 import { listenOn } from '../../site/data/thread-channel.ts';
 import { followCustomDomains } from '../../site/data/custom-domains.ts';
-import { cacheTarget, checkHost, type CacheTarget, type CheckedHost } from './request-key.ts';
+import { cacheTarget, checkHost, forwardedPath, type CacheTarget, type CheckedHost } from './request-key.ts';
 import { gateRequest, isGateAnswer, type GateAnswer } from './request-gate.ts';
+import { createPassThrough, readBounded, sendAnswer, sendBusy, type Answer } from './pass-through.ts';
+import { createProbes } from './probes.ts';
+import { pagesToRewarm, rewarm } from './rewarm.ts';
 import type { PushReceiver } from '../push/push-receiver.ts';
 import type { TlsGate } from './tls-gate.ts';
 
@@ -44,6 +46,8 @@ export interface FrontOptions {
   publicHost?: string;
   /** Told of each render of the site (cached or passed through), for metrics. */
   onRender?: (seconds: number, status: number | 'error') => void;
+  /** Debug lines (each re-render of recent pages after new data). */
+  debug?: (line: string) => void;
 }
 
 /** How requests were answered: plain numbers, so counting costs nothing on the hot path. */
@@ -65,19 +69,23 @@ export interface FrontHandler {
 }
 
 /** Follows the data version the site announces (see site/data/data-version.ts). */
-function followDataVersion(): { current(): string | null; close(): void } {
+function followDataVersion(onChange: (version: string) => void): { current(): string | null; close(): void } {
   let version: string | null = null;
   const stop = listenOn(DATA_VERSION_CHANNEL, (data) => {
-    if (typeof data === 'string') version = data;
+    if (typeof data !== 'string' || data === version) return;
+    version = data;
+    onChange(data);
   });
   return { current: () => version, close: stop };
 }
 
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
+/** A stored page, with what it was rendered for and when a visitor last asked for it. */
+type StoredPage = RenderedPage & {
+  path: string;
+  host: string;
+  /** Coarse clock (epoch ms) of the latest request it answered: written on the hot path, so no clock read there. */
+  servedAt: number;
+};
 
 interface RenderContext {
   key: string;
@@ -88,6 +96,21 @@ interface RenderContext {
 }
 
 const MAX_RENDER_BYTES = 8 * 1024 * 1024;
+/** Pass-through requests get a few connections of their own, and at most this many wait. */
+const PASS_THROUGH_CONNECTIONS = 4;
+const PASS_THROUGH_MAX_WAITING = 256;
+/**
+ * Renders waiting for a connection to the site beyond which a page with nothing stored is
+ * answered 503 at once: a render started for a visitor runs on when the visitor leaves (others
+ * may share it), so without this, clients that ask for many new addresses and leave would queue
+ * renders without bound ahead of everyone else's.
+ */
+const MAX_QUEUED_RENDERS = 32;
+const RENDER_TIMEOUT_MS = 30_000;
+/** After new data: pages asked for in the last 5 minutes are re-rendered at once, 64 at most, 2 at a time. */
+const REWARM = { windowMs: 5 * 60_000, maxPages: 64, concurrency: 2 } as const;
+/** The resolution of `servedAt`. */
+const TICK_MS = 1_000;
 
 /** The hot path's look-up options, allocated once rather than per request. */
 const FRESH_ONLY = { allowStale: false } as const;
@@ -99,11 +122,6 @@ class RenderFailed extends Error {
   override name = 'RenderFailed';
 }
 
-/** The coding an answer goes out in: what the client prefers, for content worth compressing. */
-function codingFor(request: IncomingMessage, contentType: string | undefined): Coding {
-  return COMPRESSIBLE.test(contentType ?? '') ? negotiateCoding(request.headers['accept-encoding']) : 'identity';
-}
-
 function plain(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
   response.end(text);
@@ -112,8 +130,21 @@ function plain(response: ServerResponse, status: number, text: string): void {
 export function createFrontHandler(options: FrontOptions): FrontHandler {
   const now = options.now ?? Date.now;
   const log = options.log ?? ((line: string) => console.error(line));
-  const pool = new Pool(options.upstream, { connections: 16, headersTimeout: 30_000, bodyTimeout: 30_000 });
-  const dataVersion = followDataVersion();
+  const pool = new Pool(options.upstream, { connections: 16, headersTimeout: RENDER_TIMEOUT_MS, bodyTimeout: RENDER_TIMEOUT_MS });
+  const passThrough = createPassThrough({
+    upstream: options.upstream,
+    connections: PASS_THROUGH_CONNECTIONS,
+    maxWaiting: PASS_THROUGH_MAX_WAITING,
+    maxBytes: MAX_RENDER_BYTES,
+    timeoutMs: RENDER_TIMEOUT_MS,
+    ...(options.onRender ? { onRender: options.onRender } : {}),
+  });
+  const probes = createProbes({ maxStaleMs: options.maxStaleMs, now });
+  const dataVersion = followDataVersion((version) => void rewarmFor(version));
+  /** A coarse clock for `servedAt`, so a hit costs a property write, not a clock read. */
+  let tick = now();
+  const ticker = setInterval(() => (tick = now()), TICK_MS);
+  ticker.unref();
   const domains = options.publicHost ? followCustomDomains() : null;
   const publicHost = options.publicHost ? checkHost(options.publicHost) : null;
 
@@ -127,9 +158,9 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   const counts: FrontCounts = { hit: 0, stale: 0, miss: 0, pass: 0 };
   const onRender = options.onRender;
   /** Stored bytes from older data than the site now has are replaced at once, not at their TTL. */
-  const isCurrent = (page: RenderedPage): boolean => page.dataVersion === null || dataVersion.current() === null || page.dataVersion === dataVersion.current();
+  const isCurrent = (page: StoredPage): boolean => page.dataVersion === null || dataVersion.current() === null || page.dataVersion === dataVersion.current();
 
-  async function render(context: RenderContext, stale: RenderedPage | undefined): Promise<RenderedPage | undefined> {
+  async function render(context: RenderContext, stale: StoredPage | undefined): Promise<StoredPage | undefined> {
     const started = performance.now();
     try {
       const page = await renderOnce(context, stale);
@@ -147,22 +178,14 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     }
   }
 
-  async function renderOnce(context: RenderContext, stale: RenderedPage | undefined): Promise<RenderedPage | undefined> {
+  async function renderOnce(context: RenderContext, stale: StoredPage | undefined): Promise<StoredPage | undefined> {
     const upstream = await pool.request({
       method: 'GET',
       path: context.path,
       // Only what the site renders by: the Host. No cookies, no client headers in shared bytes.
       headers: { host: context.host, accept: 'text/html', 'accept-encoding': 'identity', 'user-agent': 'porchlight-front-cache' },
     });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of upstream.body) {
-      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-      size += buffer.length;
-      if (size > MAX_RENDER_BYTES) throw new RenderFailed(`page ${context.path} is larger than ${MAX_RENDER_BYTES} bytes`);
-      chunks.push(buffer);
-    }
-    const body = Buffer.concat(chunks);
+    const body = await readBounded(upstream.body, MAX_RENDER_BYTES, `page ${context.path}`);
     const status = upstream.statusCode;
     // A broken render keeps recent old bytes (stale-if-error); a deliberate 503 never does.
     if (status >= 500 && status !== SITE_UNAVAILABLE && stale && now() - stale.storedAt < options.maxStaleMs) {
@@ -175,10 +198,12 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
       if (stale) setImmediate(() => cache.delete(context.key));
       return undefined;
     }
-    return renderedPage(status, upstream.headers, body, now);
+    const page = await renderedPage(status, upstream.headers, body, now);
+    // A re-render keeps the old page's last request: being re-rendered is not being asked for.
+    return { ...page, path: context.path, host: context.host, servedAt: stale?.servedAt ?? tick };
   }
 
-  const cache = new LRUCache<string, RenderedPage, RenderContext>({
+  const cache = new LRUCache<string, StoredPage, RenderContext>({
     max: Math.max(1, options.maxEntries),
     maxSize: options.maxBytes,
     sizeCalculation: pageSize,
@@ -209,43 +234,6 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     response.end(request.method === 'HEAD' ? undefined : variant.body);
   }
 
-  async function sendUncached(request: IncomingMessage, response: ServerResponse, answer: Answer): Promise<void> {
-    const coding = codingFor(request, answer.headers['content-type']);
-    const body = await encode(answer.body, coding);
-    const headers: Record<string, string> = { ...answer.headers, vary: 'Accept-Encoding', 'content-length': String(body.length) };
-    if (coding !== 'identity') headers['content-encoding'] = coding;
-    response.writeHead(answer.status, headers);
-    response.end(request.method === 'HEAD' ? undefined : body);
-  }
-
-  /** A GET or HEAD the cache does not keep (caching off, an overlong URL) goes to the site as it came. */
-  async function passThrough(request: IncomingMessage, response: ServerResponse, host: string, path: string): Promise<void> {
-    counts.pass += 1;
-    const started = performance.now();
-    const upstream = await pool
-      .request({
-        method: request.method === 'HEAD' ? 'HEAD' : 'GET',
-        path,
-        headers: { ...forwardableHeaders(request.headers), host, 'accept-encoding': 'identity' },
-      })
-      .catch((error: unknown) => {
-        onRender?.((performance.now() - started) / 1000, 'error');
-        throw error;
-      });
-    onRender?.((performance.now() - started) / 1000, upstream.statusCode);
-    const headers = replayableHeaders(upstream.headers);
-    const coding = codingFor(request, headers['content-type']);
-    if (coding !== 'identity') {
-      headers['content-encoding'] = coding;
-      headers.vary = 'Accept-Encoding';
-    } else if (upstream.headers['content-length']) {
-      headers['content-length'] = String(upstream.headers['content-length']);
-    }
-    response.writeHead(upstream.statusCode, headers);
-    if (coding === 'identity') await pipeline(upstream.body, response);
-    else await pipeline(upstream.body, coding === 'br' ? createBrotliCompress() : createGzip(), response);
-  }
-
   function fail(request: IncomingMessage, response: ServerResponse, error: unknown): void {
     // A visitor who went away mid-answer is not an error of the site: nothing to log.
     if (!request.destroyed && !response.destroyed) log(`front server error (${error instanceof Error ? error.message : String(error)})`);
@@ -265,9 +253,13 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     target: CacheTarget | null,
     outdated: boolean,
   ): Promise<void> {
-    if (target === null) return passThrough(request, response, host.host, path);
+    if (target === null) return pass(request, response, host.host, path);
+    if (!outdated && pool.stats.queued >= MAX_QUEUED_RENDERS && cache.peek(target.key, { allowStale: true }) === undefined) {
+      counts.miss += 1;
+      return sendBusy(request, response);
+    }
     const context: RenderContext = { key: target.key, path: target.path, host: host.host };
-    const status: LRUCache.Status<string, RenderedPage, RenderContext> = {};
+    const status: LRUCache.Status<string, StoredPage, RenderContext> = {};
     // An outdated page is served once more while its re-render runs (forceRefresh + allowStale).
     const page = await cache.fetch(target.key, { context, forceRefresh: outdated, status }).catch((error: unknown) => {
       log(`rendering ${target.path} failed (${error instanceof Error ? error.message : String(error)})`);
@@ -277,13 +269,37 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
       if (status.returnedStale) counts.stale += 1;
       else if (status.fetch === 'hit') counts.hit += 1;
       else counts.miss += 1;
+      page.servedAt = tick;
       return sendPage(request, response, page);
     }
     if (context.uncached) {
       counts.miss += 1;
-      return sendUncached(request, response, context.uncached);
+      return sendAnswer(request, response, context.uncached);
     }
-    return passThrough(request, response, host.host, path);
+    return pass(request, response, host.host, path);
+  }
+
+  /** Not kept by the cache: to the site for this visitor alone, with only the query it reads. */
+  function pass(request: IncomingMessage, response: ServerResponse, host: string, path: string): Promise<void> {
+    counts.pass += 1;
+    return passThrough.send(request, response, host, forwardedPath(path));
+  }
+
+  /** Each new data version: re-render the pages visitors asked for recently (see rewarm.ts). */
+  let rewarmGeneration = 0;
+  async function rewarmFor(version: string): Promise<void> {
+    rewarmGeneration += 1;
+    const generation = rewarmGeneration;
+    const keys = pagesToRewarm(cache.entries(), version, now(), REWARM);
+    if (keys.length === 0) return;
+    const run = await rewarm(keys, REWARM.concurrency, (key) => {
+      const page = cache.peek(key, { allowStale: true });
+      // Gone, or already re-rendered from this data (a visitor asked first): nothing to do.
+      if (!page || page.dataVersion === version) return Promise.resolve();
+      // allowStale: false waits for the new bytes (visitors meanwhile still get the old ones at once).
+      return cache.fetch(key, { forceRefresh: true, allowStale: false, context: { key, path: page.path, host: page.host } });
+    }, () => generation !== rewarmGeneration);
+    options.debug?.(`re-rendered ${run.rendered} of ${run.pages} recently requested pages for data version ${version} in ${run.ms} ms${run.cancelled ? ' (cut short by newer data)' : ''}`);
   }
 
   function sendGateAnswer(request: IncomingMessage, response: ServerResponse, answer: GateAnswer): void {
@@ -298,6 +314,9 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     if (options.tlsGate?.matches(request.url ?? '/')) return options.tlsGate.handle(request, response);
     const gated = gateRequest(request);
     if (isGateAnswer(gated)) return sendGateAnswer(request, response, gated);
+    // Health and readiness on this thread, whatever the state of the render path.
+    const probe = probes.answer(gated.path);
+    if (probe) return sendGateAnswer(request, response, probe);
     const checked = checkHost(gated.host);
     if (checked === null) return plain(response, 400, 'Bad Request: the Host header must be a host name with an optional port.\n');
     const host = answeredAs(checked);
@@ -305,6 +324,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     const fresh = target === null ? undefined : cache.get(target.key, FRESH_ONLY);
     if (fresh && isCurrent(fresh)) {
       counts.hit += 1;
+      fresh.servedAt = tick;
       return sendPage(request, response, fresh);
     }
     handleSlowly(request, response, host, gated.path, target, fresh !== undefined).catch((error: unknown) => fail(request, response, error));
@@ -315,10 +335,13 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     counts,
     close: async () => {
       dataVersion.close();
+      clearInterval(ticker);
+      rewarmGeneration += 1;
       domains?.close();
+      probes.close();
       options.tlsGate?.close();
       // Called once no visitor is waiting: background re-renders are abandoned, not awaited.
-      await pool.destroy();
+      await Promise.all([pool.destroy(), passThrough.close()]);
     },
   };
 }

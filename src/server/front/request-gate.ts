@@ -6,8 +6,16 @@
  * methods into its cross-site form message).
  */
 import type { IncomingMessage } from 'node:http';
+import { pathLength } from './request-key.ts';
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+
+/**
+ * The longest path (query string excluded) the site answers, 414 above: no page's address comes
+ * near it, and it bounds every cache key. The query string is never part of a key nor sent to
+ * the renderer (request-key.ts), so its length costs nothing; Node's header size limit bounds it.
+ */
+export const MAX_PATH_LENGTH = 2048;
 
 export interface GateAnswer {
   status: number;
@@ -61,9 +69,12 @@ export function gateRequest(request: Pick<IncomingMessage, 'method' | 'url' | 'h
   if (hostHeaderCount(request.rawHeaders) > 1) return answer(400, 'Bad Request: more than one Host header.\n');
   if (method === 'OPTIONS') return { status: 204, headers: { allow: ALLOWED_METHODS, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }, body: '' };
   if (method !== 'GET' && method !== 'HEAD') return answer(405, 'Method Not Allowed: this site only serves GET and HEAD.\n', { allow: ALLOWED_METHODS });
-  if (url.startsWith('/')) return { path: url, host: request.headers.host };
-  return fromAbsoluteForm(url) ?? answer(400, 'Bad Request: the request target must be a path or an http(s) URL.\n');
+  const gated = url.startsWith('/') ? { path: url, host: request.headers.host } : fromAbsoluteForm(url);
+  if (gated === null) return answer(400, 'Bad Request: the request target must be a path or an http(s) URL.\n');
+  if (pathLength(gated.path) > MAX_PATH_LENGTH) return answer(414, `URI Too Long: paths on this site are at most ${MAX_PATH_LENGTH} characters.\n`);
+  return gated;
 }
+
 
 export function isGateAnswer(value: GateAnswer | GatedRequest): value is GateAnswer {
   return 'status' in value;

@@ -1,12 +1,11 @@
 /**
  * Which requests the front cache may answer, and under which key: GET and HEAD only (the
- * request gate refuses other methods first), keyed by the host name with its port and the path.
- * No query parameter is part of a page's address (months of history are paths:
- * /<slug>/history/YYYY-MM/).
+ * request gate refuses other methods first, and paths over its length limit), keyed by the host
+ * name with its port and the path. No query parameter is part of a page's address (months of
+ * history are paths: /<slug>/history/YYYY-MM/), so none reaches the renderer either: a query
+ * string neither makes a render nor a cache entry, whatever its length.
  */
 import { normalizeHost } from '../../site/view/routing.ts';
-
-const MAX_URL_LENGTH = 2048;
 
 /** A DNS name or IPv4 address, or a bracketed IPv6 address, with an optional port: nothing else. */
 const VALID_HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
@@ -69,10 +68,30 @@ export function canonicalPath(url: string): string {
   return queryAt === -1 ? url : url.slice(0, queryAt);
 }
 
-/** The old history address, `/<slug>/history?month=YYYY-MM`: the site answers it with a redirect. */
-function isLegacyMonth(url: string): boolean {
+/** The length of the path without its query string, without making a copy (the gate's hot path). */
+export function pathLength(url: string): number {
   const queryAt = url.indexOf('?');
-  return queryAt !== -1 && new URLSearchParams(url.slice(queryAt + 1)).has('month');
+  return queryAt === -1 ? url.length : queryAt;
+}
+
+/** The `month` of the old history address, `/<slug>/history?month=YYYY-MM`, or null. */
+function legacyMonth(url: string): string | null {
+  const queryAt = url.indexOf('?');
+  return queryAt === -1 ? null : new URLSearchParams(url.slice(queryAt + 1)).get('month');
+}
+
+/** A month is seven characters; anything longer is cut before it reaches the site. */
+const MAX_MONTH_LENGTH = 16;
+
+/**
+ * What the site is asked for when a request is passed through uncached: the path, plus the one
+ * parameter the site reads (the old address's `month`, for its redirect). Nothing else of the
+ * query string reaches the renderer.
+ */
+export function forwardedPath(url: string): string {
+  const path = canonicalPath(url);
+  const month = legacyMonth(url);
+  return month === null ? path : `${path}?month=${encodeURIComponent(month.slice(0, MAX_MONTH_LENGTH))}`;
 }
 
 export interface CacheTarget {
@@ -108,10 +127,9 @@ export function cacheTarget(url: string, host: CheckedHost): CacheTarget | null 
 }
 
 function targetOf(url: string, host: CheckedHost): CacheTarget | null {
-  // Bounded keys keep one client from filling the cache with megabyte-long URLs.
-  if (!url.startsWith('/') || url.length > MAX_URL_LENGTH) return null;
-  // Passed through to the site as it came: its redirect depends on the query, and is never stored.
-  if (isLegacyMonth(url)) return null;
+  if (!url.startsWith('/')) return null;
+  // Passed through (see forwardedPath): its redirect depends on the query, and is never stored.
+  if (legacyMonth(url) !== null) return null;
   const path = canonicalPath(url);
   return { key: `${host.key} ${path}`, path };
 }

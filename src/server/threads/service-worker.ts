@@ -5,9 +5,11 @@
 import { workerData } from 'node:worker_threads';
 import { createLogger } from '../../logging/logger.ts';
 import type { ServiceOptions } from '../../service/index.ts';
+import { answerMemoryQueries } from './thread-memory.ts';
 import { announceFailure, announceReady, onMessages, reportUnhandledRejections } from './thread-side.ts';
 
 reportUnhandledRejections('api');
+const stopMemoryAnswers = answerMemoryQueries('api');
 
 try {
   const { privateTargetsNotice, startService } = await import('../../service/index.ts');
@@ -17,7 +19,10 @@ try {
   const egressNotice = privateTargetsNotice(service.privateTargets);
   if (egressNotice !== null) log.info({ event: 'egress', privateTargets: service.privateTargets }, egressNotice);
   onMessages(
-    () => service.close(),
+    () => {
+      stopMemoryAnswers();
+      return service.close();
+    },
     (message) => {
       if (message.type === 'site-url' && typeof message.url === 'string') service.setSiteUrl(message.url);
     },

@@ -8,11 +8,13 @@ import { createLogger, reasonOf } from '../../logging/logger.ts';
 import { errorPage } from '../error-page.ts';
 import { loadSiteHandler } from '../site-handler.ts';
 import { relayApiRequests } from './api-request-relay.ts';
+import { answerMemoryQueries } from './thread-memory.ts';
 import { announceFailure, announceReady, onMessages, reportUnhandledRejections } from './thread-side.ts';
 
 reportUnhandledRejections('site');
 // The site's requests to the API are counted by the metrics on the main thread.
 const stopRelay = relayApiRequests();
+const stopMemoryAnswers = answerMemoryQueries('site');
 
 try {
   const handler = await loadSiteHandler();
@@ -31,6 +33,7 @@ try {
   const { port } = server.address() as AddressInfo;
   onMessages(async () => {
     stopRelay();
+    stopMemoryAnswers();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });

@@ -37,12 +37,18 @@ function isMessage(value: unknown): value is ThreadMessage {
 export interface ThreadOptions {
   /** Where the worker's console output goes; by default the process's own stdout and stderr. */
   output?: NodeJS.WritableStream;
+  /**
+   * The most its V8 heap may hold (old generation, MB). A thread over it stops, and the process
+   * with it (see start.ts: crash-only), rather than growing without bound.
+   */
+  maxHeapMb?: number;
 }
 
 export function startThread<Ready>(entry: URL, workerData: unknown, name: string, options: ThreadOptions = {}): Promise<StartedThread<Ready>> {
   // A small young generation, as `npm start` gives the main thread (--max-semi-space-size=4): each
   // thread has a heap of its own, and short-lived render garbage should not grow resident memory.
-  const worker = new Worker(entry, { workerData, name, stdout: options.output !== undefined, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+  const resourceLimits = { maxYoungGenerationSizeMb: 8, ...(options.maxHeapMb ? { maxOldGenerationSizeMb: options.maxHeapMb } : {}) };
+  const worker = new Worker(entry, { workerData, name, stdout: options.output !== undefined, resourceLimits });
   if (options.output) worker.stdout.pipe(options.output, { end: false });
   let closing = false;
   const exitListeners: ((code: number) => void)[] = [];

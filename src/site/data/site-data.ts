@@ -11,6 +11,7 @@ import { createClient, RateLimitError, type ApiClient } from '../../api/index.ts
 import { createLogger, reasonOf, type Logger } from '../../logging/logger.ts';
 import { siteConfig, type SiteConfig } from '../config.ts';
 import { announceCustomDomains } from './custom-domains.ts';
+import { announceDataFetchedAt } from './data-age.ts';
 import { onDataWanted } from './data-wanted.ts';
 import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
@@ -100,6 +101,8 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     const result = await saved.load(owner);
     if ('ignored' in result) log.warn({ event: 'snapshot-restore', outcome: 'ignored', reason: result.ignored }, `saved snapshot ignored: ${result.ignored}`);
     if (!('snapshot' in result)) return null;
+    // Servable at once if the API fails: readiness (answered by the front server) counts it.
+    announceDataFetchedAt(result.snapshot.fetchedAt);
     log.info({ event: 'snapshot-restore', outcome: 'loaded', fetchedAt: result.snapshot.fetchedAt.toISOString() }, 'saved snapshot loaded; it is shown, dated, if the API cannot be reached');
     return result.snapshot;
   }
@@ -112,6 +115,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     onLoaded: (snapshot) => {
       announceCustomDomains(snapshot.pages);
       announceDataVersion(dataVersionOf(snapshot.fetchedAt));
+      announceDataFetchedAt(snapshot.fetchedAt);
       // One save at a time, off the refresh's path: pages switch to the new data first.
       save(snapshot);
     },
@@ -157,7 +161,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
 
   const pushes = new RefreshThrottle(() => cache.refresh(), { intervalMs: PUSH_REFRESH_INTERVAL_MS });
   onPush(() => pushes.request());
-  // Like a visit: starts a refresh only when the data is no longer fresh.
+  // Like a visit (a readiness probe, the TLS gate): starts a refresh only when the data is no longer fresh.
   onDataWanted(() => void cache.get().catch(() => undefined));
 
   return {

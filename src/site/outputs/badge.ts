@@ -60,10 +60,14 @@ const C1_CONTROLS = /[\u007F-\u009F]/g;
 /** Bidi marks, embeddings, overrides and isolates: a badge's short text needs none of them. */
 const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
+/** Owner text made fit for one line of an SVG image: well-formed, no controls, single spaces (not escaped yet). */
+export function svgLineText(value: string): string {
+  return stripXmlForbidden(value).replace(C1_CONTROLS, '').replace(BIDI_CONTROLS, '').replace(/\s+/g, ' ').trim();
+}
+
 /** Owner text made fit for one line of a badge: well-formed, no controls, at most MAX_TEXT_WIDTH. */
 export function badgeText(value: string): string {
-  const text = stripXmlForbidden(value).replace(C1_CONTROLS, '').replace(BIDI_CONTROLS, '').replace(/\s+/g, ' ').trim();
-  return clampText(text || '?', MAX_TEXT_WIDTH);
+  return clampText(svgLineText(value) || '?', MAX_TEXT_WIDTH);
 }
 
 interface BadgePart {

@@ -118,7 +118,7 @@ function firstInstant(...values: unknown[]): string | null {
  * when none is readable). Taken from the data, never the clock, so unchanged data gives the same
  * bytes (a static export rewrites nothing), and it stops moving while the API is unreachable.
  */
-function pageUpdatedAt(source: OutputSource): string {
+export function pageUpdatedAt(source: OutputSource): string {
   const all = components(source);
   const instants = [
     source.context.page.updatedAt,
@@ -171,11 +171,16 @@ function firstTimeOf(timeline: readonly TimelineEntry[], status: string): string
   return times.length > 0 ? new Date(Math.min(...times)).toISOString() : null;
 }
 
+/** When an incident last changed (its own `updatedAt`, else its latest update, else its start). */
+export function incidentUpdatedAt(incident: Incident): string | null {
+  return firstInstant(incident.updatedAt, sortedTimeline(incident.updates)[0]?.createdAt, incident.createdAt, incident.startedAt);
+}
+
 function incidentObject(incident: Incident, source: OutputSource, all: readonly StatuspageComponent[]): StatuspageIncident {
   const status = incidentStatus(incident.status);
   const timeline = sortedTimeline(incident.updates);
   const createdAt = firstInstant(incident.createdAt, incident.startedAt);
-  const updatedAt = firstInstant(incident.updatedAt, timeline[0]?.createdAt) ?? createdAt;
+  const updatedAt = incidentUpdatedAt(incident);
   return {
     id: incident.id,
     name: incident.title,

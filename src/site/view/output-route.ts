@@ -43,7 +43,9 @@ export function pageOrigin(request: Pick<APIContext, 'locals' | 'url'>, resolved
 
 /** Absolute addresses of a resolved page as this request reached it (see pageOrigin). */
 export function pagePublicUrls(request: Pick<APIContext, 'locals' | 'url'>, resolved: ResolvedPage): PublicUrls {
-  return publicUrls(pageOrigin(request, resolved), resolved.rootPath);
+  const origin = pageOrigin(request, resolved);
+  // The page's own addresses in the language shown; its outputs (`at`) live once, at the root.
+  return { ...publicUrls(origin, resolved.basePath), at: publicUrls(origin, resolved.rootPath).at };
 }
 
 /** An output source for one page of one snapshot, read at `origin` (pure: the tests build theirs here too). */
@@ -66,7 +68,7 @@ export interface OutputOptions {
 }
 
 /** A public, cacheable answer with the same Cache-Control as the HTML page. */
-export function outputResponse(body: string, contentType: string, options: OutputOptions = {}): Response {
+export function outputResponse(body: string | Uint8Array<ArrayBuffer>, contentType: string, options: OutputOptions = {}): Response {
   const headers = new Headers({ 'content-type': contentType, 'cache-control': publicCacheControl(siteConfig()) });
   if (options.cors) headers.set('access-control-allow-origin', '*');
   return new Response(body, { status: 200, headers });

@@ -17,6 +17,11 @@ export const PAGE_OUTPUTS = {
   maintenanceCalendar: 'maintenance.ics',
   badge: 'badge.svg',
   widget: 'widget',
+  /** The link preview image (og:image): 1200×630 PNG of the page's status. */
+  card: 'card.png',
+  /** The page's status icon for browser tabs, and its 32 px PNG fallback. */
+  favicon: 'favicon.svg',
+  faviconPng: 'favicon.png',
 } as const;
 
 export type PageOutput = keyof typeof PAGE_OUTPUTS;
@@ -25,3 +30,16 @@ export type PageOutput = keyof typeof PAGE_OUTPUTS;
 export function componentBadgePath(monitorId: string): string {
   return `components/${encodeURIComponent(monitorId)}/badge.svg`;
 }
+
+/**
+ * What every host publishes at its root (not below a page): on the main host about all its
+ * public pages, on a page's custom domain about that page alone. The middleware leaves these
+ * paths where they are on a custom domain instead of moving them below the page.
+ */
+export const HOST_OUTPUTS = {
+  robots: 'robots.txt',
+  sitemap: 'sitemap.xml',
+} as const;
+
+/** Request paths of the host outputs below the site's base path '' (e.g. '/robots.txt'). */
+export const HOST_OUTPUT_PATHS: ReadonlySet<string> = new Set(Object.values(HOST_OUTPUTS).map((name) => `/${name}`));

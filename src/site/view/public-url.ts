@@ -16,6 +16,9 @@ export interface PublicUrls {
   home: string;
   /** An incident's permalink. */
   incident(id: string): string;
+  /** The incident history (this month) and one month of it. */
+  history: string;
+  month(key: string): string;
   /** A path relative to the page's root, e.g. 'history.atom'. */
   at(relativePath: string): string;
 }
@@ -33,6 +36,8 @@ export function publicUrls(origin: string, basePath: string): PublicUrls {
   return {
     home: `${origin}${hrefs.home}`,
     incident: (id) => `${origin}${hrefs.incident(id)}`,
+    history: `${origin}${hrefs.history}`,
+    month: (key) => `${origin}${hrefs.month(key)}`,
     at: (relativePath) => `${origin}${hrefs.home}${relativePath}`,
   };
 }

@@ -46,7 +46,11 @@ function readStartup(child: ChildProcess, output: string[], givenKey: string | u
     let siteUrl = '';
     let apiUrl = '';
     let apiKey = givenKey ?? '';
-    const timer = setTimeout(() => reject(new Error(`Porchlight did not start:\n${output.join('\n')}`)), 20_000);
+    const timer = setTimeout(() => {
+      // A start that gives up must not leave the process running (and loading the machine).
+      child.kill('SIGKILL');
+      reject(new Error(`Porchlight did not start:\n${output.join('\n')}`));
+    }, 20_000);
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       output.push(line);

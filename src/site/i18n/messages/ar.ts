@@ -205,4 +205,10 @@ export const ar: Catalog = {
   'subscribe.detailsLink': 'التفاصيل',
   'subscribe.footerWhy': 'تصلك هذه الرسالة لأنك اشتركت في تحديثات صفحة الحالة {page}.',
   'subscribe.footerUnsubscribe': 'إلغاء الاشتراك أو اختيار المكونات',
+  'share.activeIncident': 'حادث جارٍ: {title}.',
+  'share.activeIncidents': 'حوادث جارية: {titles}.',
+  'share.incident': '{status}: {title}.',
+  'share.incidentLatest': '{status}: {title}. آخر تحديث: {latest}',
+  'share.history': 'الحوادث السابقة لـ {name} في {month}.',
+  'share.cardAltPlain': 'الحالة الحالية لـ {name}',
 };

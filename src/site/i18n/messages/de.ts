@@ -205,4 +205,10 @@ export const de: Catalog = {
   'subscribe.detailsLink': 'Details',
   'subscribe.footerWhy': 'Sie erhalten diese E-Mail, weil Sie Updates der Statusseite {page} abonniert haben.',
   'subscribe.footerUnsubscribe': 'Abbestellen oder Komponenten wählen',
+  'share.activeIncident': 'Aktuelle Störung: {title}.',
+  'share.activeIncidents': 'Aktuelle Störungen: {titles}.',
+  'share.incident': '{status}: {title}.',
+  'share.incidentLatest': '{status}: {title}. Neueste Meldung: {latest}',
+  'share.history': 'Vergangene Störungen von {name} im {month}.',
+  'share.cardAltPlain': 'Aktueller Status von {name}',
 };

@@ -211,4 +211,11 @@ export const en = {
   'subscribe.detailsLink': 'Details',
   'subscribe.footerWhy': 'You receive this e-mail because you subscribed to updates from the {page} status page.',
   'subscribe.footerUnsubscribe': 'Unsubscribe or choose components',
+  // Link previews (issue 22): og:description and the card's alt text.
+  'share.activeIncident': 'Active incident: {title}.',
+  'share.activeIncidents': 'Active incidents: {titles}.',
+  'share.incident': '{status}: {title}.',
+  'share.incidentLatest': '{status}: {title}. Latest update: {latest}',
+  'share.history': 'Past incidents of {name} in {month}.',
+  'share.cardAltPlain': 'Current status of {name}',
 } as const;

@@ -205,4 +205,10 @@ export const es: Catalog = {
   'subscribe.detailsLink': 'Detalles',
   'subscribe.footerWhy': 'Recibe este correo porque se suscribió a las novedades de la página de estado {page}.',
   'subscribe.footerUnsubscribe': 'Darse de baja o elegir componentes',
+  'share.activeIncident': 'Incidente activo: {title}.',
+  'share.activeIncidents': 'Incidentes activos: {titles}.',
+  'share.incident': '{status}: {title}.',
+  'share.incidentLatest': '{status}: {title}. Última actualización: {latest}',
+  'share.history': 'Incidentes anteriores de {name} en {month}.',
+  'share.cardAltPlain': 'Estado actual de {name}',
 };

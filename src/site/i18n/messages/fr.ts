@@ -205,4 +205,10 @@ export const fr: Catalog = {
   'subscribe.detailsLink': 'Détails',
   'subscribe.footerWhy': 'Vous recevez cet e-mail car vous êtes abonné aux mises à jour de la page de statut {page}.',
   'subscribe.footerUnsubscribe': 'Se désabonner ou choisir les composants',
+  'share.activeIncident': 'Incident en cours : {title}.',
+  'share.activeIncidents': 'Incidents en cours : {titles}.',
+  'share.incident': '{status} : {title}.',
+  'share.incidentLatest': '{status} : {title}. Dernière mise à jour : {latest}',
+  'share.history': 'Incidents passés de {name} en {month}.',
+  'share.cardAltPlain': 'Statut actuel de {name}',
 };

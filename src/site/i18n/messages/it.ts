@@ -205,4 +205,10 @@ export const it: Catalog = {
   'subscribe.detailsLink': 'Dettagli',
   'subscribe.footerWhy': 'Ricevi questa e-mail perché ti sei iscritto agli aggiornamenti della pagina di stato {page}.',
   'subscribe.footerUnsubscribe': 'Annulla l’iscrizione o scegli i componenti',
+  'share.activeIncident': 'Incidente in corso: {title}.',
+  'share.activeIncidents': 'Incidenti in corso: {titles}.',
+  'share.incident': '{status}: {title}.',
+  'share.incidentLatest': '{status}: {title}. Ultimo aggiornamento: {latest}',
+  'share.history': 'Incidenti passati di {name} a {month}.',
+  'share.cardAltPlain': 'Stato attuale di {name}',
 };

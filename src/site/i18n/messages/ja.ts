@@ -205,4 +205,10 @@ export const ja: Catalog = {
   'subscribe.detailsLink': '詳細',
   'subscribe.footerWhy': '{page} ステータスページの最新情報に登録されているため、このメールをお送りしています。',
   'subscribe.footerUnsubscribe': '配信停止またはコンポーネントの選択',
+  'share.activeIncident': '発生中のインシデント: {title}。',
+  'share.activeIncidents': '発生中のインシデント: {titles}。',
+  'share.incident': '{status}: {title}。',
+  'share.incidentLatest': '{status}: {title}。最新情報: {latest}',
+  'share.history': '{name} の {month} の過去のインシデント。',
+  'share.cardAltPlain': '{name} の現在のステータス',
 };

@@ -205,4 +205,10 @@ export const ko: Catalog = {
   'subscribe.detailsLink': '자세히',
   'subscribe.footerWhy': '{page} 상태 페이지의 업데이트를 구독하셨기 때문에 이 이메일을 받으셨습니다.',
   'subscribe.footerUnsubscribe': '구독 취소 또는 구성 요소 선택',
+  'share.activeIncident': '진행 중인 장애: {title}.',
+  'share.activeIncidents': '진행 중인 장애: {titles}.',
+  'share.incident': '{status}: {title}.',
+  'share.incidentLatest': '{status}: {title}. 최신 업데이트: {latest}',
+  'share.history': '{month} {name}의 지난 장애.',
+  'share.cardAltPlain': '{name}의 현재 상태',
 };

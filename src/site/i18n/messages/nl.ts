@@ -205,4 +205,10 @@ export const nl: Catalog = {
   'subscribe.detailsLink': 'Details',
   'subscribe.footerWhy': 'U ontvangt deze e-mail omdat u zich hebt geabonneerd op updates van de statuspagina {page}.',
   'subscribe.footerUnsubscribe': 'Afmelden of onderdelen kiezen',
+  'share.activeIncident': 'Actuele storing: {title}.',
+  'share.activeIncidents': 'Actuele storingen: {titles}.',
+  'share.incident': '{status}: {title}.',
+  'share.incidentLatest': '{status}: {title}. Laatste update: {latest}',
+  'share.history': 'Eerdere storingen van {name} in {month}.',
+  'share.cardAltPlain': 'Huidige status van {name}',
 };

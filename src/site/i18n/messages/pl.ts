@@ -205,4 +205,10 @@ export const pl: Catalog = {
   'subscribe.detailsLink': 'Szczegóły',
   'subscribe.footerWhy': 'Otrzymujesz tę wiadomość, ponieważ subskrybujesz powiadomienia ze strony statusu {page}.',
   'subscribe.footerUnsubscribe': 'Zrezygnuj lub wybierz komponenty',
+  'share.activeIncident': 'Trwający incydent: {title}.',
+  'share.activeIncidents': 'Trwające incydenty: {titles}.',
+  'share.incident': '{status}: {title}.',
+  'share.incidentLatest': '{status}: {title}. Najnowsza aktualizacja: {latest}',
+  'share.history': 'Wcześniejsze incydenty: {name}, {month}.',
+  'share.cardAltPlain': 'Bieżący status: {name}',
 };

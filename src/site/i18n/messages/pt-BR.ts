@@ -205,4 +205,10 @@ export const ptBR: Catalog = {
   'subscribe.detailsLink': 'Detalhes',
   'subscribe.footerWhy': 'Você recebe este e-mail porque assinou as atualizações da página de status {page}.',
   'subscribe.footerUnsubscribe': 'Cancelar assinatura ou escolher componentes',
+  'share.activeIncident': 'Incidente ativo: {title}.',
+  'share.activeIncidents': 'Incidentes ativos: {titles}.',
+  'share.incident': '{status}: {title}.',
+  'share.incidentLatest': '{status}: {title}. Atualização mais recente: {latest}',
+  'share.history': 'Incidentes anteriores de {name} em {month}.',
+  'share.cardAltPlain': 'Status atual de {name}',
 };

@@ -205,4 +205,10 @@ export const zhCN: Catalog = {
   'subscribe.detailsLink': '详情',
   'subscribe.footerWhy': '您收到此邮件是因为您订阅了 {page} 状态页的更新。',
   'subscribe.footerUnsubscribe': '退订或选择组件',
+  'share.activeIncident': '进行中的事件：{title}。',
+  'share.activeIncidents': '进行中的事件：{titles}。',
+  'share.incident': '{status}：{title}。',
+  'share.incidentLatest': '{status}：{title}。最新动态：{latest}',
+  'share.history': '{name} 在{month}的过往事件。',
+  'share.cardAltPlain': '{name} 当前状态',
 };

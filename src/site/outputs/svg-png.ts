@@ -1,0 +1,72 @@
+/**
+ * SVG images (the status card, the favicon) to PNG with resvg, a native renderer shipped as
+ * prebuilt binaries in the npm package. Only the fonts shipped in the `dejavu-fonts-ttf` package
+ * are used, never the system's, so the same SVG gives the same bytes on every machine; its
+ * coverage is Latin, Greek, Cyrillic and many symbols, not CJK or Arabic (a later concern of
+ * the message catalogs, issue 19).
+ *
+ * The rendering runs on libuv's thread pool (renderAsync), so neither the site's render thread
+ * nor the front thread waits on it, and stops when the request that asked for it is abandoned.
+ * Results are kept by the SVG's hash: the front cache re-renders a page's outputs every few
+ * seconds under load, and an unchanged SVG is then answered without drawing it again. One drawing
+ * at a time (about 60-100 ms of CPU for a card, a third of it PNG encoding): at most one core of
+ * the machine ever draws, whatever the number of pages and hosts whose data just changed.
+ */
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
+import { CARD_FONT_FAMILY } from './card.ts';
+
+const require = createRequire(import.meta.url);
+
+export const PNG_CONTENT_TYPE = 'image/png';
+
+let fontFiles: string[] | null = null;
+
+/** Resolved once, from the installed package (no network, no system fonts). */
+function fonts(): string[] {
+  fontFiles ??= ['dejavu-fonts-ttf/ttf/DejaVuSans.ttf', 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'].map((file) => require.resolve(file));
+  return fontFiles;
+}
+
+/** PNGs kept by SVG hash: a handful of pages × (card, favicon), a few tens of KB each. */
+const MAX_KEPT = 64;
+const kept = new Map<string, Uint8Array<ArrayBuffer>>();
+
+function keep(key: string, png: Uint8Array<ArrayBuffer>): void {
+  if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value ?? '');
+  kept.set(key, png);
+}
+
+/** Forgets every kept PNG (tests that must see a real render). */
+export function forgetRenderedPngs(): void {
+  kept.clear();
+}
+
+/** The drawing in progress or last finished: the next one starts after it. */
+let lane: Promise<unknown> = Promise.resolve();
+
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const result = lane.then(work, work);
+  lane = result.catch(() => undefined);
+  return result;
+}
+
+/** The PNG of `svg`, `width` px wide (default: the SVG's own size). */
+export async function svgToPng(svg: string, options: { width?: number; signal?: AbortSignal } = {}): Promise<Uint8Array<ArrayBuffer>> {
+  const key = createHash('sha256').update(svg).update(`\0${options.width ?? ''}`).digest('base64url');
+  const known = kept.get(key);
+  if (known) return known;
+  const renderOptions: ResvgRenderOptions = {
+    font: { fontFiles: fonts(), loadSystemFonts: false, defaultFontFamily: CARD_FONT_FAMILY, sansSerifFamily: CARD_FONT_FAMILY },
+    fitTo: options.width === undefined ? { mode: 'original' } : { mode: 'width', value: options.width },
+    logLevel: 'off',
+  };
+  const png = await oneAtATime(async () => {
+    options.signal?.throwIfAborted();
+    const image = await renderAsync(svg, renderOptions, options.signal ?? null);
+    return new Uint8Array(image.asPng());
+  });
+  keep(key, png);
+  return png;
+}
