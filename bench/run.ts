@@ -16,6 +16,7 @@ import { startChurn } from './lib/churn.ts';
 import { renderReport, type BenchReport } from './lib/report.ts';
 import { metricsUrlOf, threadMemoryMiB } from './lib/thread-memory.ts';
 import { runPushLatency } from './push.ts';
+import { runFiftyMonitorPageWeight } from './page-weight.ts';
 
 const RUNS = 3;
 const RUN_SECONDS = 5;
@@ -160,6 +161,8 @@ async function main(): Promise<void> {
     const metricsUrl = metricsUrlOf(site.lines);
     const threads = metricsUrl ? await threadMemoryMiB(metricsUrl) : [];
     await nginx?.stop();
+    // On its own API and site: filling an organization up to 50 monitors would change the API use above.
+    const fiftyMonitors = await runFiftyMonitorPageWeight();
 
     const report: BenchReport = {
       date: new Date().toISOString(),
@@ -175,6 +178,7 @@ async function main(): Promise<void> {
       rssMiB,
       threads,
       pageWeight: { htmlBytes: html.length, htmlGzipBytes: gzipped.length, cssGzipBytes: cssGzip.length },
+      fiftyMonitors,
       durationSeconds: Math.round((Date.now() - started) / 1000),
     };
     await mkdir(path.join(root, 'bench/results'), { recursive: true });

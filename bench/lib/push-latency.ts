@@ -50,7 +50,8 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nothing listens on right now (the benchmarks' sites need theirs in advance). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

@@ -1,4 +1,5 @@
 /** The benchmark's figures as Markdown, written between markers in docs/benchmarks.md. */
+import { FIFTY_BUDGET, type PageWeight } from './page-weight.ts';
 import type { LoadResult } from './load.ts';
 import { percentile, type PushLatencyResult } from './push-latency.ts';
 import type { ThreadMemoryMiB } from './thread-memory.ts';
@@ -27,6 +28,8 @@ export interface BenchReport {
   /** Each thread's heap, external and ArrayBuffer memory after the load (from the metrics). */
   threads: ThreadMemoryMiB[];
   pageWeight: { htmlBytes: number; htmlGzipBytes: number; cssGzipBytes: number };
+  /** A page of 50 monitors (bench/lib/page-weight.ts). */
+  fiftyMonitors: PageWeight;
   durationSeconds: number;
 }
 
@@ -85,6 +88,7 @@ export function resultsSection(report: BenchReport): string {
     `| Resident memory after the load < 160 MiB | ${report.rssMiB} MiB | ${verdict(report.rssMiB < 160)} |`,
     `| Page weight: HTML + CSS < 30 KB gzipped | ${pageWeight.htmlGzipBytes} + ${pageWeight.cssGzipBytes} = ${pageWeight.htmlGzipBytes + pageWeight.cssGzipBytes} bytes (HTML ${pageWeight.htmlBytes} bytes uncompressed) | ${verdict(pageWeight.htmlGzipBytes + pageWeight.cssGzipBytes < 30 * 1024)} |`,
     `| Page weight: HTML ≤ 110 KB uncompressed | ${pageWeight.htmlBytes} bytes | ${verdict(pageWeight.htmlBytes <= 110 * 1024)} |`,
+    `| Page of ${report.fiftyMonitors.monitors} monitors: HTML ≤ ${FIFTY_BUDGET.htmlBytes / 1024} KB, ≤ ${FIFTY_BUDGET.elements} elements | ${report.fiftyMonitors.htmlBytes} bytes (${report.fiftyMonitors.htmlGzipBytes} gzipped), ${report.fiftyMonitors.elements} elements | ${verdict(report.fiftyMonitors.htmlBytes <= FIFTY_BUDGET.htmlBytes && report.fiftyMonitors.elements <= FIFTY_BUDGET.elements)} |`,
     '',
     `### Memory per thread after the load (resident: ${report.rssMiB} MiB for the whole process)`,
     '',
@@ -120,7 +124,8 @@ What it does, in order:
 7. Outage: 25 s at 100 connections; the API process is killed after 5 s, so the data goes stale
    and every refresh fails for the last 10 s or more.
 8. Resident memory of the Porchlight process after all of that, each thread's V8 heap, external
-   and ArrayBuffer memory (its \`porchlight_thread_memory_bytes\` metric), and the page's weight.
+   and ArrayBuffer memory (its \`porchlight_thread_memory_bytes\` metric), and the page's weight;
+   then, on their own API and site, a page of 50 monitors (\`bench/page-weight.ts\`, runnable alone).
 9. Push latency: 20 trials of an incident created, then updated, through the API until the page
    shows it, with push and without (see \`bench/lib/push-latency.ts\`).
 

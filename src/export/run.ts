@@ -42,6 +42,7 @@ export async function exportPass(site: ExportSite, options: PassOptions, counted
     apiRequests: rendered.index.apiRequests - counted.siteRequests + counted.ownRequests,
     milliseconds: performance.now() - started,
     stale: rendered.index.stale,
+    subscribeFormLeftOut: site.subscribeFormLeftOut,
   });
   return { index: rendered.index, result, line };
 }

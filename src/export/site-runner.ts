@@ -20,6 +20,8 @@ export interface ExportSite {
   embedded: boolean;
   /** Requests this process sent to the API itself (the site counts its own). */
   ownApiRequests: number;
+  /** E-mail subscriptions would run on the server but SITE_PUBLIC_URL is unset: pages have no form. */
+  subscribeFormLeftOut: boolean;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,13 @@ export async function startExportSite(config: LauncherConfig): Promise<ExportSit
   // The site reads its API from the environment, as under `npm start`.
   process.env.STATUS_API_URL = api.url;
   process.env.STATUS_API_KEY = api.key;
+  // Static pages cannot take a form post: theirs goes to the server at SITE_PUBLIC_URL, when the
+  // server takes subscriptions (SMTP configured or SUBSCRIPTIONS=true); without it, no form.
+  const { SUBSCRIPTIONS: subscriptions } = config.launcher;
+  const wanted = subscriptions === true || (subscriptions !== false && Boolean(process.env.SMTP_HOST?.trim()));
+  const formOrigin = wanted ? (config.site.SITE_PUBLIC_URL ?? null) : null;
+  process.env.SUBSCRIPTIONS = formOrigin ? 'true' : 'false';
+  if (formOrigin) process.env.SUBSCRIBE_FORM_ORIGIN = formOrigin;
   const site = await startSiteThread(threads);
   const client = siteClient(site.origin);
   return {
@@ -64,6 +73,7 @@ export async function startExportSite(config: LauncherConfig): Promise<ExportSit
     apiUrl: api.url,
     embedded: api.embedded !== null,
     ownApiRequests: 1,
+    subscribeFormLeftOut: wanted && formOrigin === null,
     async close() {
       await client.close();
       await site.close();

@@ -10,6 +10,8 @@ export interface PassSummary {
   milliseconds: number;
   /** The data is the last known state (the API is failing): the pages carry the stale notice. */
   stale: boolean;
+  /** The server takes subscriptions but SITE_PUBLIC_URL is unset, so the pages have no form. */
+  subscribeFormLeftOut?: boolean;
 }
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -21,5 +23,6 @@ export function summaryLine(summary: PassSummary): string {
   const files = written.length + unchanged.length;
   const seconds = (summary.milliseconds / 1000).toFixed(1);
   const stale = summary.stale ? '; the API is failing: pages show the last known state with the stale notice' : '';
-  return `Exported ${plural(summary.pages, 'public page')}${domains} to ${summary.outDir}: ${plural(files, 'file')} (${written.length} written, ${unchanged.length} unchanged, ${removed.length} removed), ${plural(summary.apiRequests, 'API request')}, ${seconds} s${stale}`;
+  const form = summary.subscribeFormLeftOut ? '; the e-mail subscription form is left out (set SITE_PUBLIC_URL to the server that takes subscriptions)' : '';
+  return `Exported ${plural(summary.pages, 'public page')}${domains} to ${summary.outDir}: ${plural(files, 'file')} (${written.length} written, ${unchanged.length} unchanged, ${removed.length} removed), ${plural(summary.apiRequests, 'API request')}, ${seconds} s${stale}${form}`;
 }

@@ -39,6 +39,23 @@ const launcherEnvSchema = z.object({
   /** Push updates from the API (see README): on by default where they can work. */
   PUSH_UPDATES: flag(true),
   PUSH_TOKEN: z.string().trim().regex(PUSH_TOKEN_PATTERN, 'must be 32 to 128 letters, digits, - or _').optional(),
+  /** E-mail subscriptions; unset: on when SMTP is configured (or for the embedded demo). */
+  SUBSCRIPTIONS: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .transform((value) => value === 'true' || value === '1')
+    .optional(),
+  SUBSCRIBERS_DB: z.string().trim().min(1).default('./data/subscribers.db'),
+  /** Pace of subscription mails (0: as fast as the SMTP server takes them). */
+  SUBSCRIPTION_MAILS_PER_SECOND: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(100_000, 'must be at most 100000')
+    .default(50),
+  /** Also mail subscribers when a monitor goes down with no incident about it. */
+  SUBSCRIPTION_MONITOR_DOWN: flag(false),
+  /** Where the demo's catch-all SMTP server writes the mails it receives. */
+  DEMO_MAIL_DIR: z.string().trim().min(1).default('./data/mail'),
 })
   .superRefine((env, ctx) => {
     if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {

@@ -43,6 +43,11 @@ try {
     log.info({ apiUrl: running.apiUrl }, `Using the Monitoring and Status API at ${running.apiUrl}`);
   }
   log.info({ push: running.push.on ? 'on' : 'off' }, running.push.on ? 'Push updates on: the API announces changes, pages update within seconds' : `Push updates off (${running.push.reason})`);
+  if (running.subscriptions.mode === 'demo') {
+    log.info({ subscriptions: 'demo', mailFolder: running.subscriptions.mailFolder }, `E-mail subscriptions on (demo): mails go to a local catch-all SMTP server and are written as .eml files to ${running.subscriptions.mailFolder}`);
+  } else {
+    log.info({ subscriptions: running.subscriptions.mode }, running.subscriptions.mode === 'smtp' ? 'E-mail subscriptions on' : 'E-mail subscriptions off');
+  }
   if (running.metricsUrl) log.info({ metricsUrl: running.metricsUrl }, `Prometheus metrics at ${running.metricsUrl}`);
   if (running.demo) {
     // The seeded demo organization's key, printed so the demo can be explored with curl.

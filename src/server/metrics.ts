@@ -14,6 +14,7 @@ import { API_REQUEST_EVENTS, relayApiRequests, type ApiRequestEvent } from './th
 import { threadMemory } from './threads/thread-memory.ts';
 import type { FrontCounts } from './front/front-server.ts';
 import type { PushCounts } from './push/push-receiver.ts';
+import { isSubscriptionStats, SUBSCRIPTION_STATS_CHANNEL, type SubscriptionStats } from '../subscribers/stats.ts';
 import type { TlsGateCounts } from './front/tls-gate.ts';
 
 export interface MetricsSources {
@@ -149,6 +150,56 @@ export function createMetrics(sources: MetricsSources): Metrics {
     },
   });
 
+  // E-mail subscriptions: the latest counts their thread told (none while they are off).
+  let subscriptions: SubscriptionStats | null = null;
+  const stopSubscriptionStats = listenOn(SUBSCRIPTION_STATS_CHANNEL, (message) => {
+    if (isSubscriptionStats(message)) subscriptions = message;
+  });
+  new Gauge({
+    name: 'porchlight_subscribers',
+    help: 'E-mail subscribers by state: pending (not confirmed yet), confirmed, bouncing (mail refused repeatedly).',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      if (!subscriptions) return;
+      for (const [state, count] of Object.entries(subscriptions.subscribers)) this.set({ state }, count);
+    },
+  });
+  new Gauge({
+    name: 'porchlight_subscription_outbox',
+    help: 'Subscription mails in the outbox by state: pending (waiting or retrying), sending, sent, failed (given up or refused), unknown (in flight during a crash, never resent).',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      if (!subscriptions) return;
+      for (const [state, count] of Object.entries(subscriptions.outbox)) this.set({ state }, count);
+    },
+  });
+  new Gauge({
+    name: 'porchlight_subscription_outbox_oldest_seconds',
+    help: 'Age of the oldest subscription mail still waiting to be sent (0 when none waits).',
+    registers: [registry],
+    collect() {
+      if (!subscriptions) return;
+      this.set(subscriptions.oldestWaiting === null ? 0 : Math.max(0, (now() - subscriptions.oldestWaiting) / 1000));
+    },
+  });
+  new Counter({
+    name: 'porchlight_subscription_mails_total',
+    help: 'Subscription mails handed to SMTP since start, by result: sent, failed (5xx or given up), retried (4xx or SMTP unreachable), and confirmation mails (confirm_sent, confirm_failed).',
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      if (!subscriptions) return;
+      this.reset();
+      this.inc({ result: 'sent' }, subscriptions.sender.sent);
+      this.inc({ result: 'failed' }, subscriptions.sender.failed);
+      this.inc({ result: 'retried' }, subscriptions.sender.retried);
+      this.inc({ result: 'confirm_sent' }, subscriptions.confirmations.sent);
+      this.inc({ result: 'confirm_failed' }, subscriptions.confirmations.failed);
+    },
+  });
+
   const stopRefreshEvents = listenOn(REFRESH_EVENTS, (message) => {
     if (!isRefreshEvent(message)) return;
     refreshes.inc({ outcome: message.outcome, trigger: message.trigger });
@@ -171,6 +222,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
       stopRefreshEvents();
       stopApiRequestEvents();
       stopVersions();
+      stopSubscriptionStats();
     },
   };
 }

@@ -24,6 +24,9 @@ import { createPushReceiver } from './push/push-receiver.ts';
 import { createTlsGate } from './front/tls-gate.ts';
 import { keepPushChannel, loopbackOrigin, planPush, pushUrl, type PushPlan } from './push/push-setup.ts';
 import { pushToken } from './push/push-token.ts';
+import { createSubscriptionRelay, type SubscriptionRelay } from './front/subscription-relay.ts';
+import { planSubscriptions, type SubscriptionPlan } from './subscriptions/plan.ts';
+import type { SubscriptionsWorkerData } from './threads/subscriptions-worker.ts';
 
 /** How long requests in flight get to finish on shutdown. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -40,6 +43,8 @@ export interface RunningPorchlight {
   /** Where Prometheus scrapes, or null when METRICS_PORT is unset. */
   metricsUrl: string | null;
   push: PushPlan;
+  /** E-mail subscriptions: off, on with SMTP, or the demo's local mailbox (its folder). */
+  subscriptions: { mode: SubscriptionPlan['mode']; mailFolder: string | null };
   embedded: EmbeddedService | null;
   demo: DemoInfo | null;
   /** Stops accepting, finishes requests in flight (bounded), then stops everything else. */
@@ -118,6 +123,39 @@ export async function startSiteThread(threads: ThreadOptions = {}): Promise<{ or
   return { origin: thread.ready.origin, close: () => thread.close() };
 }
 
+interface SubscriptionsThread {
+  relay: SubscriptionRelay;
+  mailFolder: string | null;
+  setLinkOrigin(origin: string): void;
+  close(): Promise<void>;
+}
+
+/** The subscriptions' thread, started before the site's so that it hears the site's first load. */
+async function startSubscriptionsThread(plan: SubscriptionPlan, config: LauncherConfig): Promise<SubscriptionsThread | null> {
+  if (plan.mode === 'off') return null;
+  const data: SubscriptionsWorkerData = {
+    databasePath: config.launcher.SUBSCRIBERS_DB,
+    smtp: plan.mode === 'smtp' ? plan.smtp : null,
+    demoMailDir: plan.mode === 'demo' ? plan.mailDir : null,
+    maxPerSecond: config.launcher.SUBSCRIPTION_MAILS_PER_SECOND,
+    monitorDown: config.launcher.SUBSCRIPTION_MONITOR_DOWN,
+    // The demo's origin is set once the site listens (setLinkOrigin).
+    links: plan.mode === 'smtp' ? { origin: plan.publicUrl, configured: true } : { origin: 'http://127.0.0.1', configured: false },
+  };
+  const thread = await startThread<{ origin: string; mailFolder: string | null }>(new URL('./threads/subscriptions-worker.ts', import.meta.url), data, 'porchlight-subscriptions');
+  exitWhenLost(thread, 'the e-mail subscriptions');
+  const relay = createSubscriptionRelay(thread.ready.origin);
+  return {
+    relay,
+    mailFolder: thread.ready.mailFolder,
+    setLinkOrigin: (origin) => thread.post({ type: 'link-origin', origin }),
+    close: async () => {
+      await relay.close();
+      await thread.close();
+    },
+  };
+}
+
 /** Asks the site whether it is ready, which also starts its first load (restoring the saved snapshot). */
 function warmUp(origin: string, log: Logger): void {
   const request = http.get(`${origin}/readyz`, { headers: { host: '127.0.0.1' } }, (response) => response.resume());
@@ -144,6 +182,10 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   });
   const frontLog = createLogger('front');
 
+  const subscriptionPlan = planSubscriptions(config, process.env);
+  const subscriptions = await startSubscriptionsThread(subscriptionPlan, config);
+  // The site shows the form, and tells its snapshots, only when subscriptions run.
+  process.env.SUBSCRIPTIONS = subscriptions ? 'true' : 'false';
   const site = await startSiteThread();
   const tlsGate = createTlsGate({
     publicHostName: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL).hostname : null,
@@ -161,6 +203,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     maxEntries: 2_000,
     maxBytes: 64 * 1024 * 1024,
     push: receiver,
+    ...(subscriptions ? { subscriptions: subscriptions.relay } : {}),
     tlsGate,
     ...(config.site.SITE_PUBLIC_URL ? { publicHost: new URL(config.site.SITE_PUBLIC_URL).host } : {}),
     log: (line) => frontLog.warn(line),
@@ -183,6 +226,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   // to it) and points the demo's "Website" monitor at its /healthz. Posted before the channel is set
   // up; should the channel's request still come first, its set-up is retried.
   embedded?.setSiteUrl(`${loopbackOrigin(address)}/`);
+  if (subscriptionPlan.mode === 'demo') subscriptions?.setLinkOrigin(`http://${urlHost(HOST)}:${address.port}`);
   warmUp(site.origin, frontLog);
   const channel = plan.on && token
     ? keepPushChannel({ apiUrl, apiKey, name: plan.name, webhookUrl: pushUrl(plan.publicUrl ?? loopbackOrigin(address), token), log: pushLog })
@@ -194,6 +238,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     apiUrl,
     metricsUrl,
     push: plan,
+    subscriptions: { mode: subscriptions ? subscriptionPlan.mode : 'off', mailFolder: subscriptions?.mailFolder ?? null },
     embedded,
     demo: embedded?.demo ?? null,
     close() {
@@ -206,7 +251,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
         metrics?.close();
         // The two threads stop side by side; the API's stops its engine and deliveries, then
         // closes its store.
-        await Promise.all([site.close(), embedded?.close()]);
+        await Promise.all([site.close(), embedded?.close(), subscriptions?.close()]);
       })();
       return closing;
     },

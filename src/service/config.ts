@@ -1,5 +1,5 @@
 import { DEFAULT_FAILURE_THRESHOLD } from './engine/health-transition.ts';
-import type { SmtpSettings } from './events/email-transport.ts';
+import { readSmtpSettings, SmtpSettingsError, type SmtpSettings } from '../contract/smtp.ts';
 import { DEFAULT_MAX_BODY_BYTES } from './http/body.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rate-limit.ts';
 
@@ -58,33 +58,20 @@ function nonEmpty(env: Env, name: string, fallback: string): string {
   return raw.trim();
 }
 
+
 function optional(env: Env, name: string): string | undefined {
   const raw = env[name]?.trim();
   return raw === undefined || raw === '' ? undefined : raw;
 }
 
-const SMTP_VARIABLES = ['SMTP_PORT', 'SMTP_SECURE', 'SMTP_USER', 'SMTP_PASSWORD', 'SMTP_FROM'] as const;
-
-/** SMTP_HOST (unset: no e-mail), SMTP_PORT (587, or 465 with SMTP_SECURE), SMTP_SECURE (false), SMTP_USER, SMTP_PASSWORD, SMTP_FROM. */
+/** The shared SMTP_* parser (src/contract/smtp.ts), its errors told as this module's. */
 function readSmtp(env: Env): SmtpSettings | null {
-  const host = optional(env, 'SMTP_HOST');
-  if (host === undefined) {
-    const stray = SMTP_VARIABLES.find((name) => optional(env, name) !== undefined);
-    if (stray) throw new ConfigError('SMTP_HOST', `must be set when ${stray} is`);
-    return null;
+  try {
+    return readSmtpSettings(env);
+  } catch (error) {
+    if (error instanceof SmtpSettingsError) throw new ConfigError(error.variable, error.problem);
+    throw error;
   }
-  const secure = boolean(env, 'SMTP_SECURE', false);
-  const user = optional(env, 'SMTP_USER');
-  const password = env.SMTP_PASSWORD;
-  if (password !== undefined && password !== '' && user === undefined) throw new ConfigError('SMTP_USER', 'must be set when SMTP_PASSWORD is');
-  const from = optional(env, 'SMTP_FROM');
-  return {
-    host,
-    port: integer(env, 'SMTP_PORT', secure ? 465 : 587, 1, 65_535),
-    secure,
-    ...(user !== undefined && { user, password: password ?? '' }),
-    ...(from !== undefined && { from }),
-  };
 }
 
 /**

@@ -48,6 +48,10 @@ const siteEnvSchema = z
     PAGE_LOCALES: pageLocalesSetting.optional(),
     SITE_TIME_ZONE: timeZoneSetting.optional(),
     PAGE_TIME_ZONES: pageTimeZonesSetting.optional(),
+    /** Set by the launcher (or the exporter) once it knows whether subscriptions run. */
+    SUBSCRIPTIONS: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).optional(),
+    /** Set by the exporter: static pages post their form to the server at this origin. */
+    SUBSCRIBE_FORM_ORIGIN: publicUrl.optional(),
   })
   .superRefine((env, ctx) => {
     if (env.CACHE_MAX_STALE_SECONDS < env.CACHE_FRESH_SECONDS) {
@@ -96,6 +100,10 @@ export interface SiteConfig {
   publicUrl: string | null;
   /** Languages and time zones of the pages (i18n/settings.ts). */
   languages: LanguageSettings;
+  /** Whether pages show the e-mail subscription form. */
+  subscriptions: boolean;
+  /** Null: the form posts to the page's own `subscribe` route; else to the page's route there. */
+  subscribeFormOrigin: string | null;
 }
 
 export class ConfigError extends Error {
@@ -143,6 +151,8 @@ export function siteConfig(): SiteConfig {
     cacheDir: env.CACHE_DIR,
     publicUrl: env.SITE_PUBLIC_URL ?? null,
     languages: languageSettings(env),
+    subscriptions: env.SUBSCRIPTIONS === 'true' || env.SUBSCRIPTIONS === '1',
+    subscribeFormOrigin: env.SUBSCRIBE_FORM_ORIGIN ?? null,
   };
   return cached;
 }

@@ -10,6 +10,8 @@ declare namespace App {
     domainPage: import('../contract/index.ts').StatusPage | null;
     /** Hashes of the inline styles the page rendered, for the Content-Security-Policy. */
     cspStyles: string[];
+    /** Where a static copy's subscription form posts (SITE_PUBLIC_URL), for form-action; null otherwise. */
+    formOrigin: string | null;
     /** Who may frame the response: 'none', except the embeddable widget ('any'). */
     frameAncestors: import('./security/csp.ts').FrameAncestors;
     /** The path the site is published under: '' (the root), or the static exporter's base path, e.g. '/status'. */

@@ -149,7 +149,7 @@ test.describe('custom domains on HTTPS through Caddy', () => {
       await page.waitForLoadState('networkidle');
       await expect(page.getByRole('heading', { level: 1 })).toContainText('Acme Cloud Status');
       expect(insecure).toEqual([]);
-      const images = await page.locator('img').evaluateAll((nodes) => nodes.map((node) => (node as HTMLImageElement).currentSrc));
+      const images = await page.locator('img').evaluateAll((nodes) => nodes.map((node) => (node as HTMLImageElement).src));
       for (const src of images) expect(src).toMatch(/^(https:|data:)/);
     } finally {
       await browser.close();

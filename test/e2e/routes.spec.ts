@@ -48,6 +48,15 @@ test.describe('routes on the main host', () => {
     expect(await privatePage.text()).toBe(await unknown.text());
     expect(await privatePage.text()).not.toContain('Acme Internal');
     expect((await request.get('/acme/incidents/inc_nope')).status()).toBe(404);
+    // A monitor's days: found (and cacheable) only for a monitor the page lists.
+    const days = (await (await request.get('/acme')).text()).match(/href="(\/acme\/components\/[^"/]+\/)"/)?.[1];
+    const found = await request.get(days!);
+    expect(found.status()).toBe(200);
+    expect(found.headers()['cache-control']).toMatch(/^public/);
+    const foreign = await request.get('/acme/components/mon_nope/');
+    expect(foreign.status()).toBe(404);
+    expect(foreign.headers()['cache-control']).toBe('no-store');
+    expect((await request.get(days!.replace('/acme/', '/internal/'))).status()).toBe(404);
     expect((await request.get('/acme/history?month=2026-13')).status()).toBe(404);
     expect((await request.get('/acme/history/2026-13/')).status()).toBe(404);
     await page.goto('/no-such-page');

@@ -29,20 +29,18 @@ test.describe('the demo status page', () => {
     const systems = page.locator('#monitors-heading').locator('..');
     const names = await systems.getByRole('heading', { level: 3 }).allTextContents();
     expect(names.map((name) => name.trim())).toEqual(['Website', 'API', 'Customer dashboard', 'Payments', 'Database', 'Caching layer', 'Global edge network', 'DNS']);
-    const bars = systems.getByRole('group', { name: /^Daily uptime of / });
+    const bars = systems.getByRole('link', { name: /^Daily uptime of .*, day by day$/ });
     expect(await bars.count()).toBe(8);
-    const firstBar = bars.first().getByRole('radio');
-    await expect(firstBar).toHaveCount(90);
-    await expect(firstBar.last()).toHaveAccessibleName(/^\d{1,2} \w{3} \d{4}: (\d+\.\d{2}% uptime|no data), (no incidents|\d+ incidents?)$/);
+    await expect(systems.getByText(/^Daily uptime of Website over 90 days: \d+ days? /)).toBeAttached();
     await expect(systems.getByText(/% uptime over 90 days/).first()).toBeVisible();
     await expect(systems.locator('svg[role="img"]').first()).toHaveAttribute('aria-label', /Response time/);
   });
 
   test('carries the branding: logo, header and footer HTML, brand color, owner CSS', async ({ page }) => {
     await page.goto('/acme');
-    // The demo's logo is served by the site itself, so it loads with no network.
+    // The demo's logo is served by the site itself, by its path, so it loads with no network.
     const logo = page.locator('header img');
-    await expect(logo).toHaveAttribute('src', /^http:\/\/127\.0\.0\.1:\d+\/demo\/acme-logo\.svg$/);
+    await expect(logo).toHaveAttribute('src', '/demo/acme-logo.svg');
     await expect.poll(() => logo.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
     await expect(page.getByRole('link', { name: 'our engineering blog' })).toHaveAttribute('href', 'https://acme.example/blog');
     await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', 'mailto:support@acme.example');

@@ -20,4 +20,9 @@ describe('summaryLine', () => {
     expect(line).toMatch(/^Exported 2 public pages to \/o: 0 files .*1 API request, 0\.0 s; the API is failing/);
     expect(line).not.toContain('\n');
   });
+
+  it('says when the subscription form is left out of the pages', () => {
+    const line = summaryLine({ pages: 1, domains: 0, outDir: '/o', result: { written: [], unchanged: [], removed: [] }, apiRequests: 1, milliseconds: 0, stale: false, subscribeFormLeftOut: true });
+    expect(line).toMatch(/0\.0 s; the e-mail subscription form is left out \(set SITE_PUBLIC_URL to the server that takes subscriptions\)$/);
+  });
 });

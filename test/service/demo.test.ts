@@ -194,8 +194,16 @@ describe('demo logo', () => {
       expect(before.find((page) => page.slug === 'acme')?.logoUrl).toBe('https://acme.example/logo.svg');
       service.setSiteUrl('http://127.0.0.1:9999/');
       const after = listOf(await client.get('/status-pages')).items as { slug: string; logoUrl: string | null }[];
-      expect(after.find((page) => page.slug === 'acme')?.logoUrl).toBe('http://127.0.0.1:9999/demo/acme-logo.svg');
+      // A path on the site, so the logo loads from any host name the site is reached by.
+      expect(after.find((page) => page.slug === 'acme')?.logoUrl).toBe('/demo/acme-logo.svg');
       expect(after.find((page) => page.slug === 'internal')?.logoUrl).toBeNull();
+      // A store seeded before kept the absolute loopback address: it moves to the path too.
+      const organizationId = service.store.demo.find()!.organizationId;
+      const acme = service.store.statusPages.list(organizationId, { limit: 100, offset: 0 }).find((page) => page.slug === 'acme')!;
+      service.store.statusPages.update(organizationId, acme.id, { logoUrl: 'http://127.0.0.1:4321/demo/acme-logo.svg' }, new Date());
+      service.setSiteUrl('http://127.0.0.1:9999/');
+      const moved = listOf(await client.get('/status-pages')).items as { slug: string; logoUrl: string | null }[];
+      expect(moved.find((page) => page.slug === 'acme')?.logoUrl).toBe('/demo/acme-logo.svg');
     } finally {
       await service.close();
     }

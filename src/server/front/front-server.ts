@@ -21,6 +21,7 @@ import { createPassThrough, readBounded, sendAnswer, sendBusy, type Answer } fro
 import { createProbes } from './probes.ts';
 import { pagesToRewarm, rewarm } from './rewarm.ts';
 import type { PushReceiver } from '../push/push-receiver.ts';
+import type { SubscriptionRelay } from './subscription-relay.ts';
 import type { TlsGate } from './tls-gate.ts';
 
 export interface FrontOptions {
@@ -36,6 +37,8 @@ export interface FrontOptions {
   log?: (line: string) => void;
   /** The push route, answered before anything is rendered. */
   push?: PushReceiver;
+  /** E-mail subscriptions' routes (GET, HEAD and POST), answered by their own thread. */
+  subscriptions?: SubscriptionRelay;
   /** The on-demand TLS gate, answered from memory before anything is rendered. */
   tlsGate?: TlsGate;
   /**
@@ -312,7 +315,10 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     // The one POST the site takes (the API's webhook), before the gate that refuses all others.
     if (options.push?.matches(request.url ?? '/')) return options.push.handle(request, response);
     if (options.tlsGate?.matches(request.url ?? '/')) return options.tlsGate.handle(request, response);
-    const gated = gateRequest(request);
+    // The subscription forms post too: their routes pass the gate's Host and target checks as a
+    // GET would, then go to their own thread, never to the cache or to Astro.
+    const subscriptions = options.subscriptions?.matches(request) ? options.subscriptions : null;
+    const gated = gateRequest(subscriptions ? { method: 'GET', url: request.url, headers: request.headers, rawHeaders: request.rawHeaders } : request);
     if (isGateAnswer(gated)) return sendGateAnswer(request, response, gated);
     // Health and readiness on this thread, whatever the state of the render path.
     const probe = probes.answer(gated.path);
@@ -320,6 +326,10 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     const checked = checkHost(gated.host);
     if (checked === null) return plain(response, 400, 'Bad Request: the Host header must be a host name with an optional port.\n');
     const host = answeredAs(checked);
+    if (subscriptions) {
+      subscriptions.handle(request, response, host.host, gated.path).catch((error: unknown) => fail(request, response, error));
+      return;
+    }
     const target = options.freshMs > 0 ? cacheTarget(gated.path, host) : null;
     const fresh = target === null ? undefined : cache.get(target.key, FRESH_ONLY);
     if (fresh && isCurrent(fresh)) {

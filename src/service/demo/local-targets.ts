@@ -43,7 +43,8 @@ export function pointDemoAtLocalTargets(store: Store, targets: DemoLocalTargets,
 
 /**
  * Once the site listens: points the demo's "Website" monitor at its /healthz, and the demo page's
- * placeholder logo (an address that cannot load offline) at the logo the site itself serves.
+ * placeholder logo (an address that cannot load offline) at the logo the site itself serves, by
+ * its path on the site (the site renders such a path under its own host and base path).
  */
 export function pointDemoAtSite(store: Store, siteUrl: string, now: Date): string | null {
   const origin = siteUrl.replace(/\/+$/, '');
@@ -52,7 +53,10 @@ export function pointDemoAtSite(store: Store, siteUrl: string, now: Date): strin
   const demo = store.demo.find();
   if (demo) {
     for (const page of store.statusPages.list(demo.organizationId, { limit: 100, offset: 0 })) {
-      if (page.logoUrl === DEMO_PLACEHOLDER_LOGO) store.statusPages.update(demo.organizationId, page.id, { logoUrl: `${origin}${DEMO_LOGO_PATH}` }, now);
+      // A path on the site, not `${origin}/…`: it loads from whatever host name a visitor uses.
+      // Also moves a store seeded before that from its absolute loopback address.
+      const seeded = page.logoUrl === DEMO_PLACEHOLDER_LOGO || page.logoUrl?.endsWith(DEMO_LOGO_PATH) === true;
+      if (seeded && page.logoUrl !== DEMO_LOGO_PATH) store.statusPages.update(demo.organizationId, page.id, { logoUrl: DEMO_LOGO_PATH }, now);
     }
   }
   return site;

@@ -2,22 +2,9 @@ import { createTransport, type Transporter } from 'nodemailer';
 import { isTimeoutError, knownNetworkMessage, redact } from '../checks/describe-network-error.ts';
 import type { AttemptResult } from './attempt-result.ts';
 import type { EmailMessage } from './email-message.ts';
+import { DEFAULT_SMTP_FROM, smtpConnection, type SmtpSettings } from '../../contract/smtp.ts';
 
-/** Where e-mail notifications go out (SMTP_HOST, SMTP_PORT, SMTP_SECURE, SMTP_USER, SMTP_PASSWORD, SMTP_FROM). */
-export interface SmtpSettings {
-  host: string;
-  /** Default 587, or 465 when `secure`. */
-  port?: number;
-  /** TLS from the first byte (port 465). Otherwise STARTTLS is used when the server offers it. */
-  secure?: boolean;
-  user?: string;
-  password?: string;
-  /** Sender address, default `Porchlight <porchlight@localhost>`. */
-  from?: string;
-}
-
-export const DEFAULT_SMTP_FROM = 'Porchlight <porchlight@localhost>';
-const SMTP_TIMEOUT_MS = 10_000;
+export { DEFAULT_SMTP_FROM, type SmtpSettings } from '../../contract/smtp.ts';
 
 function replyCode(value: unknown): number | null {
   if (typeof value === 'number') return value;
@@ -43,15 +30,7 @@ export class EmailTransport {
     this.from = settings?.from ?? DEFAULT_SMTP_FROM;
     this.secrets = [settings?.password ?? '', settings?.user ?? ''].filter((secret) => secret.length >= 3);
     this.transporter = settings
-      ? createTransport({
-          host: settings.host,
-          port: settings.port ?? (settings.secure ? 465 : 587),
-          secure: settings.secure ?? false,
-          ...(settings.user !== undefined && { auth: { user: settings.user, pass: settings.password ?? '' } }),
-          connectionTimeout: SMTP_TIMEOUT_MS,
-          greetingTimeout: SMTP_TIMEOUT_MS,
-          socketTimeout: SMTP_TIMEOUT_MS,
-        })
+      ? createTransport(smtpConnection(settings))
       : null;
   }
 

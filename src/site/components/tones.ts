@@ -38,3 +38,8 @@ export const severityTone: Readonly<Record<Severity, StatusTone>> = {
 export function isIssueDay(level: DayLevel, incidents: number): boolean {
   return level === 'minor' || level === 'major' || level === 'down' || incidents > 0;
 }
+
+/** A day's `data-level`: up days (most of them) carry none, up is the stylesheet's default. */
+export function dayLevelAttribute(level: DayLevel): DayLevel | undefined {
+  return level === 'up' ? undefined : level;
+}

@@ -17,6 +17,7 @@ import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
 import { onPush } from './push-signal.ts';
 import { publishRefresh } from './refresh-events.ts';
+import { announceSnapshot } from './snapshot-channel.ts';
 import { RefreshThrottle } from './refresh-throttle.ts';
 import { SnapshotCache, type CachedSnapshot } from './snapshot-cache.ts';
 import { memorySnapshotFile, snapshotFile, type SnapshotFile } from './snapshot-file.ts';
@@ -116,12 +117,15 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
       announceCustomDomains(snapshot.pages);
       announceDataVersion(dataVersionOf(snapshot.fetchedAt));
       announceDataFetchedAt(snapshot.fetchedAt);
+      // E-mail subscriptions find their events by comparing successive loads of this same data.
+      if (config.subscriptions) announceSnapshot('loaded', snapshot);
       // One save at a time, off the refresh's path: pages switch to the new data first.
       save(snapshot);
     },
     onRestored: (snapshot) => {
       announceCustomDomains(snapshot.pages);
       announceDataVersion(dataVersionOf(snapshot.fetchedAt));
+      if (config.subscriptions) announceSnapshot('restored', snapshot);
     },
     onFailure: ({ reason, retryInSeconds, trigger }) => {
       log.warn(
@@ -163,6 +167,11 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
   onPush(() => pushes.request());
   // Like a visit (a readiness probe, the TLS gate): starts a refresh only when the data is no longer fresh.
   onDataWanted(() => void cache.get().catch(() => undefined));
+  if (config.subscriptions) {
+    // Subscribers are told of changes nobody is looking at too: the data is read at least once
+    // per freshness period even without visitors (a fresh snapshot costs nothing to ask for).
+    setInterval(() => cache.get().catch(() => undefined), config.freshSeconds * 1000).unref();
+  }
 
   return {
     get: () => cache.get(),

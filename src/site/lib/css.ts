@@ -89,3 +89,17 @@ export function safeHttpUrl(value: unknown): string | null {
   if (url.username !== '' || url.password !== '' || url.hostname === '') return null;
   return url.href.length > MAX_URL_LENGTH ? null : url.href;
 }
+
+/** One path segment of a site path: plain file-name characters, never `.` or `..` alone. */
+const SITE_PATH = /^(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z0-9._~-]+)+$/;
+
+/**
+ * A logo address: an absolute http(s) URL (safeHttpUrl), or a path on the site itself such as
+ * `/demo/acme-logo.svg` (a file the site serves from public/, e.g. the demo's logo), kept as the
+ * path so it loads from whatever host name the visitor used; the layout puts it under the site's
+ * base path. Paths are plain: no `//`, `..`, query, fragment, backslash or escapes. Null otherwise.
+ */
+export function safeLogoUrl(value: unknown): string | null {
+  if (typeof value === 'string' && value.length <= MAX_URL_LENGTH && SITE_PATH.test(value)) return value;
+  return safeHttpUrl(value);
+}

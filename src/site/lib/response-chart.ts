@@ -84,8 +84,11 @@ function percentile(sorted: readonly number[], fraction: number): number {
   return sorted[rank - 1] ?? 0;
 }
 
-/** Two decimals, without a "-0.00". */
-const coordinate = (value: number): string => (Math.abs(value) < 0.005 ? 0 : value).toFixed(2);
+/**
+ * One decimal at most, without trailing zeros or a "-0": a tenth of a viewBox unit is under a
+ * pixel, and a page of 50 monitors carries 50 charts of up to 120 points (issue 17, page weight).
+ */
+const coordinate = (value: number): string => String(Math.round(value * 10) / 10 || 0);
 
 export function responseTimeChart(points: readonly LatencyPoint[], options: ResponseChartOptions): ResponseChart | null {
   const width = positive('width', options.width);

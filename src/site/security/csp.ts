@@ -13,11 +13,12 @@ export function sha256Source(text: string): string {
 /** Who may show a response in a frame: nobody, except the widget, which any site may embed. */
 export type FrameAncestors = 'none' | 'any';
 
-export function contentSecurityPolicy(hashes: { scripts: readonly string[]; styles: readonly string[]; frameAncestors?: FrameAncestors }): string {
+/** `formOrigin`: where a static copy's subscription form posts (the server at SITE_PUBLIC_URL). */
+export function contentSecurityPolicy(hashes: { scripts: readonly string[]; styles: readonly string[]; frameAncestors?: FrameAncestors; formOrigin?: string | null }): string {
   return [
     "default-src 'none'",
     "base-uri 'none'",
-    "form-action 'self'",
+    hashes.formOrigin ? `form-action 'self' ${hashes.formOrigin}` : "form-action 'self'",
     hashes.frameAncestors === 'any' ? 'frame-ancestors *' : "frame-ancestors 'none'",
     "img-src 'self' https: http: data:",
     "font-src 'self' https:",
@@ -33,7 +34,7 @@ export function contentSecurityPolicy(hashes: { scripts: readonly string[]; styl
  * src/export/) is held to it as well. Browsers ignore frame-ancestors there: that one stays a
  * header's job (the server's, or the static host's).
  */
-export function documentContentSecurityPolicy(hashes: { scripts: readonly string[]; styles: readonly string[] }): string {
+export function documentContentSecurityPolicy(hashes: { scripts: readonly string[]; styles: readonly string[]; formOrigin?: string | null }): string {
   return contentSecurityPolicy(hashes)
     .split('; ')
     .filter((directive) => !directive.startsWith('frame-ancestors'))

@@ -1,5 +1,5 @@
 import type { Organization, StatusPage } from '../../contract/index.ts';
-import { brandColorVariables, embedCustomCss, safeBrandColor, safeHttpUrl } from '../lib/css.ts';
+import { brandColorVariables, embedCustomCss, safeBrandColor, safeLogoUrl } from '../lib/css.ts';
 import { sanitizeOwnerHtml } from '../lib/sanitize.ts';
 import type { BrandingView } from './types.ts';
 import { translator, type Translator } from '../i18n/translator.ts';
@@ -11,7 +11,7 @@ function ownerHtml(value: string | null | undefined): string | null {
 
 /**
  * The page's branding with every owner value checked: hex brand color or the theme's own,
- * http(s) logo (the page's, else the organization's), sanitized header/footer HTML, and owner
+ * http(s) or site-path logo (the page's, else the organization's), sanitized header/footer HTML, and owner
  * CSS that cannot leave its <style> element.
  */
 export function brandingView(page: StatusPage, organization: Organization | null, homeHref: string, i18n: Translator = translator()): BrandingView {
@@ -19,7 +19,7 @@ export function brandingView(page: StatusPage, organization: Organization | null
   const customCss = embedCustomCss(page.customCss).trim();
   return {
     pageName: page.name,
-    logoUrl: safeHttpUrl(page.logoUrl) ?? safeHttpUrl(organization?.logo),
+    logoUrl: safeLogoUrl(page.logoUrl) ?? safeLogoUrl(organization?.logo),
     logoAlt: i18n.t('layout.logoAlt', { name: page.name }),
     headerHtml: ownerHtml(page.headerText),
     footerHtml: ownerHtml(page.footerText),

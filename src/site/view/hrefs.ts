@@ -9,6 +9,8 @@ export interface PageHrefs {
   history: string;
   month(key: string): string;
   incident(id: string): string;
+  /** A monitor's day-by-day uptime (the list behind its 90-day bar), by monitor id like its badge. */
+  component(monitorId: string): string;
 }
 
 export function pageHrefs(basePath: string): PageHrefs {
@@ -17,6 +19,7 @@ export function pageHrefs(basePath: string): PageHrefs {
     history: `${basePath}/history/`,
     month: (key) => `${basePath}/history/${encodeURIComponent(key)}/`,
     incident: (id) => `${basePath}/incidents/${encodeURIComponent(id)}/`,
+    component: (monitorId) => `${basePath}/components/${encodeURIComponent(monitorId)}/`,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Snapshot } from '../data/snapshot.ts';
-import { safeHttpUrl } from '../lib/css.ts';
+import { safeLogoUrl } from '../lib/css.ts';
 import { overallView } from './status-page-view.ts';
 import { pageHrefs, slugBasePath } from './hrefs.ts';
 import { pageContext } from './page-context.ts';
@@ -21,7 +21,7 @@ export function indexView(snapshot: Snapshot, options: { now: Date; stale: boole
     .sort((a, b) => collator.compare(a.name, b.name));
   return {
     organizationName: snapshot.organization?.name ?? i18n.t('index.fallbackName'),
-    logoUrl: safeHttpUrl(snapshot.organization?.logo),
+    logoUrl: safeLogoUrl(snapshot.organization?.logo),
     pages,
     stale: staleNotice(snapshot.fetchedAt, options.stale, i18n),
   };

@@ -9,8 +9,8 @@
 import { localeOfSegment, localeSegment, LOCALES, type Locale } from '../i18n/locales.ts';
 import type { PageLanguage } from '../i18n/settings.ts';
 
-/** Path segments after a page's root that have language variants: its home, history and incidents. */
-const LOCALIZED_ROUTES = new Set(['', 'history', 'incidents']);
+/** Path segments after a page's root that have language variants: its home, history, incidents and systems' days. */
+const LOCALIZED_ROUTES = new Set(['', 'history', 'incidents', 'components']);
 
 /** The page's root for one of its languages: the root itself for the default. */
 export function localeBasePath(rootPath: string, language: Pick<PageLanguage, 'locale'>, locale: Locale): string {
@@ -24,7 +24,8 @@ export function localeBasePath(rootPath: string, language: Pick<PageLanguage, 'l
 export function splitLocalePath(rest: string): { locale: Locale; rest: string } | null {
   const [segment = '', next = '', ...others] = rest.split('/');
   const locale = localeOfSegment(segment);
-  if (!locale || !LOCALIZED_ROUTES.has(next)) return null;
+  // Only pages have variants: files such as components/<id>/badge.svg live once, at the root.
+  if (!locale || !LOCALIZED_ROUTES.has(next) || /\.[a-z]+$/i.test(rest)) return null;
   return { locale, rest: [next, ...others].join('/') };
 }
 

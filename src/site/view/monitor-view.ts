@@ -4,7 +4,9 @@ import { incidentsForMonitor, incidentsPerDay } from '../lib/incidents.ts';
 import { formatLatency, responseTimeChart } from '../lib/response-chart.ts';
 import { dailyUptimeFromAggregates, formatUptime, windowUptime, type DailyUptime } from '../lib/uptime.ts';
 import type { MonitorHistory } from '../data/uptime-history.ts';
+import { pageHrefs } from './hrefs.ts';
 import type { PageContext } from './page-context.ts';
+import { uptimeBarView } from './uptime-bar-view.ts';
 import type { MonitorView, ResponseChartView, UptimeDayView } from './types.ts';
 
 export const UPTIME_DAYS = 90;
@@ -49,13 +51,16 @@ export function monitorViews(
       incidentsByDay,
     });
     const latency = row.monitor?.lastLatency;
+    const dayViews = days.map((day) => dayView(day, context.i18n));
     return {
       id: row.linkId,
       name: row.label,
       health: row.status,
       healthLabel: monitorStatusLabel(row.status, context.i18n),
       uptimeText: formatUptime(windowUptime(days), context.i18n),
-      days: days.map((day) => dayView(day, context.i18n)),
+      days: dayViews,
+      bar: uptimeBarView(dayViews, row.label, context.i18n),
+      daysHref: pageHrefs(context.basePath).component(row.monitorId),
       latencyText: showResponseTimes && typeof latency === 'number' ? formatLatency(latency, context.i18n) : null,
       chart: showResponseTimes ? chartView(history, context.now, context.i18n) : null,
     };

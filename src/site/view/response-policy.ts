@@ -18,3 +18,20 @@ export function allowOwnerStyle(locals: App.Locals, branding: BrandingView | nul
   const text = ownerStyleText(branding);
   if (text) locals.cspStyles.push(sha256Source(text));
 }
+
+/**
+ * A page answered in the status page's branding, found or not: a thing that is on this page is
+ * public and cacheable; one that is not (another page's incident or monitor) is a 404 kept by nobody.
+ */
+export function answerInPage(
+  response: { status?: number; readonly headers: Headers },
+  config: { freshSeconds: number; maxStaleSeconds: number },
+  found: boolean,
+): void {
+  if (found) {
+    response.headers.set('cache-control', publicCacheControl(config));
+  } else {
+    response.status = 404;
+    response.headers.set('cache-control', NO_STORE);
+  }
+}

@@ -8,6 +8,7 @@ import { monitorViews } from './monitor-view.ts';
 import { pageHrefs } from './hrefs.ts';
 import { pageContext, type PageOptions } from './page-context.ts';
 import type { OverallView, StatusPageView } from './types.ts';
+import { subscribeView } from './subscribe-view.ts';
 
 export function overallView(context: ReturnType<typeof pageContext>): OverallView {
   const overall = computeOverallStatus({
@@ -22,7 +23,7 @@ export function overallView(context: ReturnType<typeof pageContext>): OverallVie
 export function statusPageView(
   snapshot: Snapshot,
   page: StatusPage,
-  options: PageOptions,
+  options: PageOptions & { subscribe?: { enabled: boolean; formOrigin: string | null } },
 ): StatusPageView {
   const context = pageContext(snapshot, page, options);
   const incident = (item: Snapshot['incidents'][number]) => incidentView(item, context);
@@ -37,5 +38,6 @@ export function statusPageView(
     recentIncidents: pastIncidents(context.incidents, { now: options.now, days: 14 }).map(incident),
     historyHref: pageHrefs(options.basePath).history,
     stale: context.stale,
+    subscribe: subscribeView(context, options.subscribe ?? { enabled: false, formOrigin: null }),
   };
 }

@@ -1,7 +1,9 @@
+import type { SubscribeView } from './subscribe-view.ts';
 /**
  * View models: everything a template shows, already computed, validated and sanitized.
  * `.astro` files receive these as props and only lay them out.
  */
+import type { UptimeBarView } from './uptime-bar-view.ts';
 
 export type StatusLevel = 'operational' | 'degraded' | 'partial_outage' | 'major_outage' | 'maintenance';
 export type MonitorHealth = 'up' | 'down' | 'degraded' | 'maintenance' | 'paused' | 'pending' | 'unknown';
@@ -20,7 +22,7 @@ export interface TimeView {
 
 export interface BrandingView {
   pageName: string;
-  /** Validated http(s) URL or null. */
+  /** Validated http(s) URL, or a path on the site (`/demo/acme-logo.svg`, shown under the site's base path), or null. */
   logoUrl: string | null;
   logoAlt: string;
   /** Sanitized owner HTML, safe for set:html. */
@@ -106,6 +108,10 @@ export interface MonitorView {
   uptimeText: string;
   /** Oldest to newest, one per UTC day (90). */
   days: UptimeDayView[];
+  /** The days drawn as one SVG, with their summary for screen readers. */
+  bar: UptimeBarView;
+  /** The day-by-day list behind the bar. */
+  daysHref: string;
   /** e.g. "123 ms"; null when response times are hidden or unknown. */
   latencyText: string | null;
   chart: ResponseChartView | null;
@@ -128,6 +134,8 @@ export interface StatusPageView {
   historyHref: string;
   /** Set when the API is unreachable and the page shows the last known state. */
   stale: StaleNotice | null;
+  /** The e-mail subscription form, or null when subscriptions are off. */
+  subscribe: SubscribeView | null;
 }
 
 export interface IncidentPageView {

@@ -91,6 +91,8 @@ export async function startPorchlightProcess(env: Record<string, string> = {}): 
       RATE_LIMIT_PRO: '100000',
       PAGE_CACHE_SECONDS: '1',
       TZ: 'UTC',
+      // E-mail subscriptions (on for the embedded demo) only where a test asks for them.
+      SUBSCRIPTIONS: 'false',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

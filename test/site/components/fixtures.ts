@@ -15,6 +15,7 @@ import type {
   TimeView,
   UptimeDayView,
 } from '../../../src/site/view/types.ts';
+import { uptimeBarView } from '../../../src/site/view/uptime-bar-view.ts';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const NOW = Date.UTC(2026, 10, 22, 14, 5);
@@ -68,13 +69,16 @@ export const chart: ResponseChartView = {
 };
 
 export function monitor(overrides: Partial<MonitorView> = {}): MonitorView {
+  const days = overrides.days ?? uptimeDays();
   return {
     id: 'mon_api',
     name: 'Public API',
     health: 'up',
     healthLabel: 'Operational',
     uptimeText: '99.95%',
-    days: uptimeDays(),
+    days,
+    bar: uptimeBarView(days, overrides.name ?? 'Public API'),
+    daysHref: '/acme/components/mon_api/',
     latencyText: '123 ms',
     chart,
     ...overrides,
@@ -165,6 +169,7 @@ export function statusPage(overrides: Partial<StatusPageView> = {}): StatusPageV
     recentIncidents: [resolvedIncident],
     historyHref: '/acme/history/',
     stale: null,
+    subscribe: null,
     ...overrides,
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import PageLayout from '../../../src/site/layouts/PageLayout.astro';
 import { enhanceScript } from '../../../src/site/scripts/enhance.ts';
@@ -45,12 +46,15 @@ describe('PageLayout', () => {
     const owner = `:root{${branding.brandCss}}\n${branding.customCss}`;
     expect(ownerStyleText(branding)).toBe(owner);
     expect(html).toContain(`<style>${owner}</style>`);
-    expect(count(html, '<style')).toBe(1);
+    // The site's stylesheet, then the owner's: the owner's rules come last and win.
+    expect(count(html, '<style')).toBe(2);
+    expect(html.indexOf(`<style>${owner}</style>`)).toBeGreaterThan(html.indexOf('<style>'));
   });
 
   it('has no owner <style> and no owner HTML without branding, and names the site instead', async () => {
     const html = await render(PageLayout, { ...base, branding: null, siteName: 'Acme Cloud' }, { slots });
-    expect(html).not.toContain('<style');
+    // Only the site's own stylesheet.
+    expect(count(html, '<style')).toBe(1);
     expect(html).not.toContain('pl-owner-');
     expect(text(html)).toContain('Acme Cloud');
   });
@@ -97,13 +101,21 @@ describe('PageLayout', () => {
     expect(html).not.toContain('<time');
   });
 
-  it('links the stylesheet and the home below the site path the request asks for', async () => {
-    // (Under vitest the stylesheet's built address is empty: the built site is checked in test/e2e/static-export.spec.ts.)
+  it('writes the site stylesheet into the head, allowed by its hash, and links the home below the site path', async () => {
     const root = await render(PageLayout, { ...base, branding: null }, { slots });
-    expect(count(root, '<link rel="stylesheet"')).toBe(1);
+    // No second, render-blocking request: the stylesheet is in the document.
+    expect(count(root, '<link rel="stylesheet"')).toBe(0);
+    const style = /<style>([\s\S]*?)<\/style>/.exec(root);
+    expect(style).not.toBeNull();
+    const hash = createHash('sha256').update(style![1]!, 'utf8').digest('base64');
+    expect(root).toMatch(new RegExp(`<meta http-equiv="content-security-policy" content="[^"]*style-src 'self' 'sha256-${hash.replace(/[+/]/g, '\\$&')}'`));
     expect(root).toContain('class="pl-header__home" href="/"');
     const below = await render(PageLayout, { ...base, branding: null, sitePath: '/status' }, { slots });
-    expect(below).toMatch(/<link rel="stylesheet" href="\/status[^"]*">/);
     expect(below).toContain('class="pl-header__home" href="/status/"');
+  });
+
+  it('draws a logo given by its path on the site below the site path, from the visitor\'s own host', async () => {
+    const html = await render(PageLayout, { ...base, branding: { ...base.branding!, logoUrl: '/demo/acme-logo.svg' }, sitePath: '/status' }, { slots });
+    expect(html).toMatch(/<img class="pl-header__logo" src="\/status\/demo\/acme-logo\.svg"/);
   });
 });

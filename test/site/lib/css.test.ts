@@ -7,6 +7,7 @@ import {
   relativeLuminance,
   safeBrandColor,
   safeHttpUrl,
+  safeLogoUrl,
 } from '../../../src/site/lib/css.ts';
 
 describe('safeBrandColor', () => {
@@ -157,5 +158,36 @@ describe('safeHttpUrl', () => {
     [42],
   ])('rejects %j', (input) => {
     expect(safeHttpUrl(input)).toBeNull();
+  });
+});
+
+describe('safeLogoUrl', () => {
+  it.each([
+    ['/demo/acme-logo.svg', '/demo/acme-logo.svg'],
+    ['/logo.png', '/logo.png'],
+    ['/a/.well-known/x_y~z.png', '/a/.well-known/x_y~z.png'],
+    ['https://example.com/logo.png', 'https://example.com/logo.png'],
+  ])('accepts a site path or an http(s) URL: %j -> %s', (input, expected) => {
+    expect(safeLogoUrl(input)).toBe(expected);
+  });
+
+  it.each([
+    ['//evil.example/logo.png'],
+    ['/\\evil.example/logo.png'],
+    ['/../secret.png'],
+    ['/a/./b.png'],
+    ['/a/../b.png'],
+    ['/a//b.png'],
+    ['/logo.png?x=1'],
+    ['/logo.png#x'],
+    ['/logo%2e%2e.png'],
+    ['/'],
+    ['logo.png'],
+    ['javascript:alert(1)'],
+    ['/"><script>.png'],
+    [`/${'a'.repeat(2050)}`],
+    [null],
+  ])('refuses %j', (input) => {
+    expect(safeLogoUrl(input)).toBeNull();
   });
 });

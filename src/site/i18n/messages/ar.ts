@@ -63,7 +63,6 @@ export const ar: Catalog = {
   'monitors.latest': 'آخر زمن استجابة: {latency}',
   'monitors.noData': 'لا توجد بيانات',
 
-  'uptime.legend': 'نسبة التشغيل اليومية لـ {name}، من الأقدم إلى الأحدث',
   'uptime.daysAgo': { zero: 'قبل {count} يوم', one: 'قبل يوم واحد', two: 'قبل يومين', few: 'قبل {count} أيام', many: 'قبل {count} يومًا', other: 'قبل {count} يوم' },
   'uptime.today': 'اليوم',
   'uptime.issueDays': { zero: '{count} يوم به مشكلات', one: 'يوم واحد به مشكلات', two: 'يومان بهما مشكلات', few: '{count} أيام بها مشكلات', many: '{count} يومًا بها مشكلات', other: '{count} يوم به مشكلات' },
@@ -211,4 +210,14 @@ export const ar: Catalog = {
   'share.incidentLatest': '{status}: {title}. آخر تحديث: {latest}',
   'share.history': 'الحوادث السابقة لـ {name} في {month}.',
   'share.cardAltPlain': 'الحالة الحالية لـ {name}',
+  'uptime.summary': 'نسبة التشغيل اليومية لـ {name} خلال {days} يومًا: {parts}.',
+  'uptime.link': 'نسبة التشغيل اليومية لـ {name}، يومًا بيوم',
+  'uptime.pageTitle': 'نسبة التشغيل اليومية لـ {name}',
+  'uptime.listLabel': 'الأيام، الأحدث أولًا',
+  'uptime.notFound': 'هذا النظام غير موجود في صفحة الحالة هذه.',
+  'uptime.levelDays.up': { zero: '{count} يوم تشغيل', one: 'يوم تشغيل واحد', two: 'يوما تشغيل', few: '{count} أيام تشغيل', many: '{count} يوم تشغيل', other: '{count} يوم تشغيل' },
+  'uptime.levelDays.minor': { zero: '{count} يوم بمشكلات طفيفة', one: 'يوم واحد بمشكلات طفيفة', two: 'يومان بمشكلات طفيفة', few: '{count} أيام بمشكلات طفيفة', many: '{count} يومًا بمشكلات طفيفة', other: '{count} يوم بمشكلات طفيفة' },
+  'uptime.levelDays.major': { zero: '{count} يوم بانقطاع كبير', one: 'يوم واحد بانقطاع كبير', two: 'يومان بانقطاع كبير', few: '{count} أيام بانقطاع كبير', many: '{count} يومًا بانقطاع كبير', other: '{count} يوم بانقطاع كبير' },
+  'uptime.levelDays.down': { zero: '{count} يوم توقف', one: 'يوم توقف واحد', two: 'يوما توقف', few: '{count} أيام توقف', many: '{count} يومًا من التوقف', other: '{count} يوم توقف' },
+  'uptime.levelDays.none': { zero: '{count} يوم بلا بيانات', one: 'يوم واحد بلا بيانات', two: 'يومان بلا بيانات', few: '{count} أيام بلا بيانات', many: '{count} يومًا بلا بيانات', other: '{count} يوم بلا بيانات' },
 };

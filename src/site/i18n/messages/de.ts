@@ -63,7 +63,6 @@ export const de: Catalog = {
   'monitors.latest': 'Letzte Antwortzeit: {latency}',
   'monitors.noData': 'Keine Daten',
 
-  'uptime.legend': 'Tägliche Verfügbarkeit von {name}, älteste zuerst',
   'uptime.daysAgo': { one: 'vor {count} Tag', other: 'vor {count} Tagen' },
   'uptime.today': 'Heute',
   'uptime.issueDays': { one: '{count} Tag mit Problemen', other: '{count} Tage mit Problemen' },
@@ -211,4 +210,14 @@ export const de: Catalog = {
   'share.incidentLatest': '{status}: {title}. Neueste Meldung: {latest}',
   'share.history': 'Vergangene Störungen von {name} im {month}.',
   'share.cardAltPlain': 'Aktueller Status von {name}',
+  'uptime.summary': 'Tägliche Verfügbarkeit von {name} in {days} Tagen: {parts}.',
+  'uptime.link': 'Tägliche Verfügbarkeit von {name}, Tag für Tag',
+  'uptime.pageTitle': 'Tägliche Verfügbarkeit von {name}',
+  'uptime.listLabel': 'Tage, neueste zuerst',
+  'uptime.notFound': 'Dieses System ist nicht auf dieser Statusseite.',
+  'uptime.levelDays.up': { one: '{count} Tag betriebsbereit', other: '{count} Tage betriebsbereit' },
+  'uptime.levelDays.minor': { one: '{count} Tag mit geringen Problemen', other: '{count} Tage mit geringen Problemen' },
+  'uptime.levelDays.major': { one: '{count} Tag mit schwerem Ausfall', other: '{count} Tage mit schwerem Ausfall' },
+  'uptime.levelDays.down': { one: '{count} Tag ausgefallen', other: '{count} Tage ausgefallen' },
+  'uptime.levelDays.none': { one: '{count} Tag ohne Daten', other: '{count} Tage ohne Daten' },
 };

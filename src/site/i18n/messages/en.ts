@@ -66,7 +66,6 @@ export const en = {
   'monitors.latest': 'Latest response: {latency}',
   'monitors.noData': 'No data',
 
-  'uptime.legend': 'Daily uptime of {name}, oldest first',
   'uptime.daysAgo': { one: '{count} day ago', other: '{count} days ago' },
   'uptime.today': 'Today',
   'uptime.issueDays': { one: '{count} day with issues', other: '{count} days with issues' },
@@ -218,4 +217,15 @@ export const en = {
   'share.incidentLatest': '{status}: {title}. Latest update: {latest}',
   'share.history': 'Past incidents of {name} in {month}.',
   'share.cardAltPlain': 'Current status of {name}',
+  // The one-element uptime bar and its day-by-day page (issue 17).
+  'uptime.summary': 'Daily uptime of {name} over {days} days: {parts}.',
+  'uptime.link': 'Daily uptime of {name}, day by day',
+  'uptime.pageTitle': 'Daily uptime of {name}',
+  'uptime.listLabel': 'Days, newest first',
+  'uptime.notFound': 'This system is not on this status page.',
+  'uptime.levelDays.up': { one: '{count} day up', other: '{count} days up' },
+  'uptime.levelDays.minor': { one: '{count} day with minor issues', other: '{count} days with minor issues' },
+  'uptime.levelDays.major': { one: '{count} day with a major outage', other: '{count} days with a major outage' },
+  'uptime.levelDays.down': { one: '{count} day down', other: '{count} days down' },
+  'uptime.levelDays.none': { one: '{count} day without data', other: '{count} days without data' },
 } as const;

@@ -63,7 +63,6 @@ export const es: Catalog = {
   'monitors.latest': 'Última respuesta: {latency}',
   'monitors.noData': 'Sin datos',
 
-  'uptime.legend': 'Disponibilidad diaria de {name}, de la más antigua a la más reciente',
   'uptime.daysAgo': { one: 'hace {count} día', many: 'hace {count} días', other: 'hace {count} días' },
   'uptime.today': 'Hoy',
   'uptime.issueDays': { one: '{count} día con incidencias', many: '{count} días con incidencias', other: '{count} días con incidencias' },
@@ -211,4 +210,14 @@ export const es: Catalog = {
   'share.incidentLatest': '{status}: {title}. Última actualización: {latest}',
   'share.history': 'Incidentes anteriores de {name} en {month}.',
   'share.cardAltPlain': 'Estado actual de {name}',
+  'uptime.summary': 'Disponibilidad diaria de {name} en {days} días: {parts}.',
+  'uptime.link': 'Disponibilidad diaria de {name}, día a día',
+  'uptime.pageTitle': 'Disponibilidad diaria de {name}',
+  'uptime.listLabel': 'Días, del más reciente al más antiguo',
+  'uptime.notFound': 'Este sistema no está en esta página de estado.',
+  'uptime.levelDays.up': { one: '{count} día operativo', many: '{count} días operativos', other: '{count} días operativos' },
+  'uptime.levelDays.minor': { one: '{count} día con incidencias leves', many: '{count} días con incidencias leves', other: '{count} días con incidencias leves' },
+  'uptime.levelDays.major': { one: '{count} día con interrupción grave', many: '{count} días con interrupción grave', other: '{count} días con interrupción grave' },
+  'uptime.levelDays.down': { one: '{count} día caído', many: '{count} días caído', other: '{count} días caído' },
+  'uptime.levelDays.none': { one: '{count} día sin datos', many: '{count} días sin datos', other: '{count} días sin datos' },
 };

@@ -63,7 +63,6 @@ export const fr: Catalog = {
   'monitors.latest': 'Dernière réponse : {latency}',
   'monitors.noData': 'Aucune donnée',
 
-  'uptime.legend': 'Disponibilité quotidienne de {name}, du plus ancien au plus récent',
   'uptime.daysAgo': { one: 'il y a {count} jour', many: 'il y a {count} jours', other: 'il y a {count} jours' },
   'uptime.today': 'Aujourd’hui',
   'uptime.issueDays': { one: '{count} jour avec incidents', many: '{count} jours avec incidents', other: '{count} jours avec incidents' },
@@ -211,4 +210,14 @@ export const fr: Catalog = {
   'share.incidentLatest': '{status} : {title}. Dernière mise à jour : {latest}',
   'share.history': 'Incidents passés de {name} en {month}.',
   'share.cardAltPlain': 'Statut actuel de {name}',
+  'uptime.summary': 'Disponibilité quotidienne de {name} sur {days} jours : {parts}.',
+  'uptime.link': 'Disponibilité quotidienne de {name}, jour par jour',
+  'uptime.pageTitle': 'Disponibilité quotidienne de {name}',
+  'uptime.listLabel': 'Jours, du plus récent au plus ancien',
+  'uptime.notFound': 'Ce système ne figure pas sur cette page de statut.',
+  'uptime.levelDays.up': { one: '{count} jour opérationnel', many: '{count} jours opérationnels', other: '{count} jours opérationnels' },
+  'uptime.levelDays.minor': { one: '{count} jour avec incidents mineurs', many: '{count} jours avec incidents mineurs', other: '{count} jours avec incidents mineurs' },
+  'uptime.levelDays.major': { one: '{count} jour avec panne majeure', many: '{count} jours avec panne majeure', other: '{count} jours avec panne majeure' },
+  'uptime.levelDays.down': { one: '{count} jour hors service', many: '{count} jours hors service', other: '{count} jours hors service' },
+  'uptime.levelDays.none': { one: '{count} jour sans données', many: '{count} jours sans données', other: '{count} jours sans données' },
 };

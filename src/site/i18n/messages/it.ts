@@ -63,7 +63,6 @@ export const it: Catalog = {
   'monitors.latest': 'Ultima risposta: {latency}',
   'monitors.noData': 'Nessun dato',
 
-  'uptime.legend': 'Disponibilità giornaliera di {name}, dal giorno più vecchio',
   'uptime.daysAgo': { one: '{count} giorno fa', many: '{count} giorni fa', other: '{count} giorni fa' },
   'uptime.today': 'Oggi',
   'uptime.issueDays': { one: '{count} giorno con problemi', many: '{count} giorni con problemi', other: '{count} giorni con problemi' },
@@ -211,4 +210,14 @@ export const it: Catalog = {
   'share.incidentLatest': '{status}: {title}. Ultimo aggiornamento: {latest}',
   'share.history': 'Incidenti passati di {name} a {month}.',
   'share.cardAltPlain': 'Stato attuale di {name}',
+  'uptime.summary': 'Disponibilità giornaliera di {name} in {days} giorni: {parts}.',
+  'uptime.link': 'Disponibilità giornaliera di {name}, giorno per giorno',
+  'uptime.pageTitle': 'Disponibilità giornaliera di {name}',
+  'uptime.listLabel': 'Giorni, dal più recente',
+  'uptime.notFound': 'Questo sistema non è in questa pagina di stato.',
+  'uptime.levelDays.up': { one: '{count} giorno operativo', many: '{count} giorni operativi', other: '{count} giorni operativi' },
+  'uptime.levelDays.minor': { one: '{count} giorno con problemi lievi', many: '{count} giorni con problemi lievi', other: '{count} giorni con problemi lievi' },
+  'uptime.levelDays.major': { one: '{count} giorno con interruzione grave', many: '{count} giorni con interruzione grave', other: '{count} giorni con interruzione grave' },
+  'uptime.levelDays.down': { one: '{count} giorno non disponibile', many: '{count} giorni non disponibile', other: '{count} giorni non disponibile' },
+  'uptime.levelDays.none': { one: '{count} giorno senza dati', many: '{count} giorni senza dati', other: '{count} giorni senza dati' },
 };

@@ -63,7 +63,6 @@ export const ja: Catalog = {
   'monitors.latest': '直近の応答時間: {latency}',
   'monitors.noData': 'データなし',
 
-  'uptime.legend': '{name} の日ごとの稼働率（古い順）',
   'uptime.daysAgo': { other: '{count} 日前' },
   'uptime.today': '今日',
   'uptime.issueDays': { other: '問題のあった日: {count} 日' },
@@ -211,4 +210,14 @@ export const ja: Catalog = {
   'share.incidentLatest': '{status}: {title}。最新情報: {latest}',
   'share.history': '{name} の {month} の過去のインシデント。',
   'share.cardAltPlain': '{name} の現在のステータス',
+  'uptime.summary': '{name} の過去 {days} 日間の日ごとの稼働率: {parts}。',
+  'uptime.link': '{name} の日ごとの稼働率（1 日ずつ）',
+  'uptime.pageTitle': '{name} の日ごとの稼働率',
+  'uptime.listLabel': '日付（新しい順）',
+  'uptime.notFound': 'このシステムはこのステータスページにありません。',
+  'uptime.levelDays.up': { other: '正常 {count} 日' },
+  'uptime.levelDays.minor': { other: '軽微な問題 {count} 日' },
+  'uptime.levelDays.major': { other: '重大な障害 {count} 日' },
+  'uptime.levelDays.down': { other: '停止 {count} 日' },
+  'uptime.levelDays.none': { other: 'データなし {count} 日' },
 };

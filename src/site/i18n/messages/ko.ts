@@ -63,7 +63,6 @@ export const ko: Catalog = {
   'monitors.latest': '최근 응답 시간: {latency}',
   'monitors.noData': '데이터 없음',
 
-  'uptime.legend': '{name}의 일별 가동률(오래된 순)',
   'uptime.daysAgo': { other: '{count}일 전' },
   'uptime.today': '오늘',
   'uptime.issueDays': { other: '문제가 있었던 날 {count}일' },
@@ -211,4 +210,14 @@ export const ko: Catalog = {
   'share.incidentLatest': '{status}: {title}. 최신 업데이트: {latest}',
   'share.history': '{month} {name}의 지난 장애.',
   'share.cardAltPlain': '{name}의 현재 상태',
+  'uptime.summary': '{days}일 동안 {name}의 일별 가동률: {parts}.',
+  'uptime.link': '{name}의 일별 가동률(날짜별)',
+  'uptime.pageTitle': '{name}의 일별 가동률',
+  'uptime.listLabel': '날짜(최신순)',
+  'uptime.notFound': '이 시스템은 이 상태 페이지에 없습니다.',
+  'uptime.levelDays.up': { other: '정상 {count}일' },
+  'uptime.levelDays.minor': { other: '경미한 문제 {count}일' },
+  'uptime.levelDays.major': { other: '주요 장애 {count}일' },
+  'uptime.levelDays.down': { other: '중단 {count}일' },
+  'uptime.levelDays.none': { other: '데이터 없음 {count}일' },
 };

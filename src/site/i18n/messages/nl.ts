@@ -63,7 +63,6 @@ export const nl: Catalog = {
   'monitors.latest': 'Laatste reactietijd: {latency}',
   'monitors.noData': 'Geen gegevens',
 
-  'uptime.legend': 'Dagelijkse beschikbaarheid van {name}, oudste eerst',
   'uptime.daysAgo': { one: '{count} dag geleden', other: '{count} dagen geleden' },
   'uptime.today': 'Vandaag',
   'uptime.issueDays': { one: '{count} dag met problemen', other: '{count} dagen met problemen' },
@@ -211,4 +210,14 @@ export const nl: Catalog = {
   'share.incidentLatest': '{status}: {title}. Laatste update: {latest}',
   'share.history': 'Eerdere storingen van {name} in {month}.',
   'share.cardAltPlain': 'Huidige status van {name}',
+  'uptime.summary': 'Dagelijkse beschikbaarheid van {name} over {days} dagen: {parts}.',
+  'uptime.link': 'Dagelijkse beschikbaarheid van {name}, per dag',
+  'uptime.pageTitle': 'Dagelijkse beschikbaarheid van {name}',
+  'uptime.listLabel': 'Dagen, nieuwste eerst',
+  'uptime.notFound': 'Dit systeem staat niet op deze statuspagina.',
+  'uptime.levelDays.up': { one: '{count} dag operationeel', other: '{count} dagen operationeel' },
+  'uptime.levelDays.minor': { one: '{count} dag met kleine problemen', other: '{count} dagen met kleine problemen' },
+  'uptime.levelDays.major': { one: '{count} dag met ernstige storing', other: '{count} dagen met ernstige storing' },
+  'uptime.levelDays.down': { one: '{count} dag storing', other: '{count} dagen storing' },
+  'uptime.levelDays.none': { one: '{count} dag zonder gegevens', other: '{count} dagen zonder gegevens' },
 };

@@ -63,7 +63,6 @@ export const pl: Catalog = {
   'monitors.latest': 'Ostatnia odpowiedź: {latency}',
   'monitors.noData': 'Brak danych',
 
-  'uptime.legend': 'Dzienna dostępność: {name}, od najstarszych',
   'uptime.daysAgo': { one: '{count} dzień temu', few: '{count} dni temu', many: '{count} dni temu', other: '{count} dnia temu' },
   'uptime.today': 'Dziś',
   'uptime.issueDays': { one: '{count} dzień z problemami', few: '{count} dni z problemami', many: '{count} dni z problemami', other: '{count} dnia z problemami' },
@@ -211,4 +210,14 @@ export const pl: Catalog = {
   'share.incidentLatest': '{status}: {title}. Najnowsza aktualizacja: {latest}',
   'share.history': 'Wcześniejsze incydenty: {name}, {month}.',
   'share.cardAltPlain': 'Bieżący status: {name}',
+  'uptime.summary': 'Dzienna dostępność: {name}, {days} dni: {parts}.',
+  'uptime.link': 'Dzienna dostępność: {name}, dzień po dniu',
+  'uptime.pageTitle': 'Dzienna dostępność: {name}',
+  'uptime.listLabel': 'Dni, od najnowszych',
+  'uptime.notFound': 'Tego systemu nie ma na tej stronie statusu.',
+  'uptime.levelDays.up': { one: '{count} dzień działania', few: '{count} dni działania', many: '{count} dni działania', other: '{count} dnia działania' },
+  'uptime.levelDays.minor': { one: '{count} dzień z drobnymi problemami', few: '{count} dni z drobnymi problemami', many: '{count} dni z drobnymi problemami', other: '{count} dnia z drobnymi problemami' },
+  'uptime.levelDays.major': { one: '{count} dzień z poważną awarią', few: '{count} dni z poważną awarią', many: '{count} dni z poważną awarią', other: '{count} dnia z poważną awarią' },
+  'uptime.levelDays.down': { one: '{count} dzień niedostępności', few: '{count} dni niedostępności', many: '{count} dni niedostępności', other: '{count} dnia niedostępności' },
+  'uptime.levelDays.none': { one: '{count} dzień bez danych', few: '{count} dni bez danych', many: '{count} dni bez danych', other: '{count} dnia bez danych' },
 };

@@ -63,7 +63,6 @@ export const ptBR: Catalog = {
   'monitors.latest': 'Última resposta: {latency}',
   'monitors.noData': 'Sem dados',
 
-  'uptime.legend': 'Disponibilidade diária de {name}, da mais antiga para a mais recente',
   'uptime.daysAgo': { one: 'há {count} dia', many: 'há {count} dias', other: 'há {count} dias' },
   'uptime.today': 'Hoje',
   'uptime.issueDays': { one: '{count} dia com problemas', many: '{count} dias com problemas', other: '{count} dias com problemas' },
@@ -211,4 +210,14 @@ export const ptBR: Catalog = {
   'share.incidentLatest': '{status}: {title}. Atualização mais recente: {latest}',
   'share.history': 'Incidentes anteriores de {name} em {month}.',
   'share.cardAltPlain': 'Status atual de {name}',
+  'uptime.summary': 'Disponibilidade diária de {name} em {days} dias: {parts}.',
+  'uptime.link': 'Disponibilidade diária de {name}, dia a dia',
+  'uptime.pageTitle': 'Disponibilidade diária de {name}',
+  'uptime.listLabel': 'Dias, do mais recente ao mais antigo',
+  'uptime.notFound': 'Este sistema não está nesta página de status.',
+  'uptime.levelDays.up': { one: '{count} dia operacional', many: '{count} dias operacionais', other: '{count} dias operacionais' },
+  'uptime.levelDays.minor': { one: '{count} dia com problemas leves', many: '{count} dias com problemas leves', other: '{count} dias com problemas leves' },
+  'uptime.levelDays.major': { one: '{count} dia com interrupção grave', many: '{count} dias com interrupção grave', other: '{count} dias com interrupção grave' },
+  'uptime.levelDays.down': { one: '{count} dia fora do ar', many: '{count} dias fora do ar', other: '{count} dias fora do ar' },
+  'uptime.levelDays.none': { one: '{count} dia sem dados', many: '{count} dias sem dados', other: '{count} dias sem dados' },
 };

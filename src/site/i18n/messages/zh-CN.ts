@@ -63,7 +63,6 @@ export const zhCN: Catalog = {
   'monitors.latest': '最近响应时间：{latency}',
   'monitors.noData': '无数据',
 
-  'uptime.legend': '{name} 的每日可用率（从旧到新）',
   'uptime.daysAgo': { other: '{count} 天前' },
   'uptime.today': '今天',
   'uptime.issueDays': { other: '{count} 天出现问题' },
@@ -211,4 +210,14 @@ export const zhCN: Catalog = {
   'share.incidentLatest': '{status}：{title}。最新动态：{latest}',
   'share.history': '{name} 在{month}的过往事件。',
   'share.cardAltPlain': '{name} 当前状态',
+  'uptime.summary': '{name} 在 {days} 天内的每日可用率：{parts}。',
+  'uptime.link': '{name} 的每日可用率（逐日）',
+  'uptime.pageTitle': '{name} 的每日可用率',
+  'uptime.listLabel': '日期（最新的在前）',
+  'uptime.notFound': '此系统不在此状态页上。',
+  'uptime.levelDays.up': { other: '{count} 天正常' },
+  'uptime.levelDays.minor': { other: '{count} 天有轻微问题' },
+  'uptime.levelDays.major': { other: '{count} 天严重中断' },
+  'uptime.levelDays.down': { other: '{count} 天中断' },
+  'uptime.levelDays.none': { other: '{count} 天无数据' },
 };

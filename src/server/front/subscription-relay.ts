@@ -1,0 +1,50 @@
+/**
+ * Hands the subscription routes (see subscribers/paths.ts) to the subscriptions thread's internal
+ * port, with the Host the request is answered as and the client's address (for the rate limits;
+ * forwarded headers are never trusted). Bodies are bounded; nothing is cached.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Pool } from 'undici';
+import { readBodyUpTo } from '../../subscribers/form-body.ts';
+import { SUBSCRIPTION_METHODS, SUBSCRIPTION_PATH } from '../../subscribers/paths.ts';
+
+const MAX_BODY_BYTES = 16 * 1024;
+
+export interface SubscriptionRelay {
+  matches(request: IncomingMessage): boolean;
+  handle(request: IncomingMessage, response: ServerResponse, host: string, path: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+function plain(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  response.end(text);
+}
+
+export function createSubscriptionRelay(origin: string): SubscriptionRelay {
+  const pool = new Pool(origin, { connections: 8, headersTimeout: 15_000, bodyTimeout: 15_000 });
+  return {
+    matches: (request) => SUBSCRIPTION_METHODS.has(request.method ?? '') && SUBSCRIPTION_PATH.test(request.url ?? ''),
+    async handle(request, response, host, path) {
+      const method = request.method === 'POST' ? 'POST' : request.method === 'HEAD' ? 'HEAD' : 'GET';
+      const body = method === 'POST' ? await readBodyUpTo(request, MAX_BODY_BYTES) : null;
+      if (method === 'POST' && body === null) return plain(response, 413, 'Payload Too Large\n');
+      const upstream = await pool.request({
+        method,
+        path,
+        headers: {
+          host,
+          'x-porchlight-client': request.socket.remoteAddress ?? 'unknown',
+          ...(request.headers['content-type'] && { 'content-type': request.headers['content-type'] }),
+        },
+        ...(body !== null && { body }),
+      });
+      const answer = Buffer.from(await upstream.body.arrayBuffer());
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(upstream.headers)) if (typeof value === 'string') headers[name] = value;
+      response.writeHead(upstream.statusCode, headers);
+      response.end(method === 'HEAD' ? undefined : answer);
+    },
+    close: () => pool.destroy(),
+  };
+}

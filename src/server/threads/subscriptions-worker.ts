@@ -1,0 +1,43 @@
+/**
+ * E-mail subscriptions on their own thread: the store (SQLite), the outbox sender (SMTP) and the
+ * subscription routes never run on the thread that answers visitors or on the site's.
+ */
+import { workerData } from 'node:worker_threads';
+import type { SmtpSettings } from '../../contract/smtp.ts';
+import type { LinkSettings } from '../../subscribers/page-address.ts';
+import { announceFailure, announceReady, onMessages, reportUnhandledRejections } from './thread-side.ts';
+
+export interface SubscriptionsWorkerData {
+  databasePath: string;
+  /** Null: the demo's catch-all mailbox, writing to `demoMailDir`. */
+  smtp: SmtpSettings | null;
+  demoMailDir: string | null;
+  links: LinkSettings;
+  retryBaseMs?: number;
+  maxPerSecond: number;
+  monitorDown: boolean;
+}
+
+reportUnhandledRejections('subscriptions');
+
+try {
+  const data = workerData as SubscriptionsWorkerData;
+  const { startSubscriptions } = await import('../../subscribers/service.ts');
+  const mailbox = data.smtp === null && data.demoMailDir ? await (await import('../../subscribers/demo-mailbox.ts')).startDemoMailbox(data.demoMailDir) : null;
+  const smtp: SmtpSettings = data.smtp ?? { host: '127.0.0.1', port: mailbox?.port ?? 25, secure: false, from: 'Porchlight demo <status@porchlight.localhost>' };
+  const links = { ...data.links };
+  const running = await startSubscriptions({ databasePath: data.databasePath, smtp, links, maxPerSecond: data.maxPerSecond, monitorDown: data.monitorDown, ...(data.retryBaseMs !== undefined && { retryBaseMs: data.retryBaseMs }) });
+  onMessages(
+    async () => {
+      await running.close();
+      await mailbox?.close();
+    },
+    (message) => {
+      // The demo links to the site's own address, known once it listens.
+      if (message.type === 'link-origin' && typeof message.origin === 'string') links.origin = message.origin;
+    },
+  );
+  announceReady({ origin: running.origin, mailFolder: mailbox?.folder ?? null });
+} catch (error) {
+  announceFailure(error);
+}

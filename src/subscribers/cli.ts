@@ -1,0 +1,60 @@
+/**
+ * `npm run subscribers -- list | export | remove <id or address>`: the operators' view of the
+ * subscribers store (SUBSCRIBERS_DB, default ./data/subscribers.db). Safe while Porchlight runs
+ * (SQLite in WAL mode). Addresses are printed here, to the operator's terminal, and nowhere else.
+ */
+import { existsSync } from 'node:fs';
+import { SubscriberStore, type Subscriber } from './store.ts';
+
+const USAGE = 'usage: npm run subscribers -- list | export | remove <subscriber id or e-mail address>';
+
+/** RFC 4180: quote every field, double the quotes inside; a leading =+-@ cannot start a formula. */
+function csvField(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+function toCsv(subscribers: readonly Subscriber[]): string {
+  const rows = subscribers.map((s) => [s.id, s.pageId, s.email, s.state, s.components.join(' '), new Date(s.createdAt).toISOString()].map(csvField).join(','));
+  return `${['id', 'page_id', 'email', 'state', 'components', 'created_at'].join(',')}\r\n${rows.map((row) => `${row}\r\n`).join('')}`;
+}
+
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, out: (text: string) => void): number {
+  const path = env.SUBSCRIBERS_DB?.trim() || './data/subscribers.db';
+  const [command, target] = args;
+  if (command !== 'list' && command !== 'export' && command !== 'remove') {
+    out(`${USAGE}\n`);
+    return 2;
+  }
+  if (!existsSync(path)) {
+    out(`no subscribers store at ${path} (set SUBSCRIBERS_DB)\n`);
+    return 1;
+  }
+  const store = new SubscriberStore(path);
+  try {
+    if (command === 'list') {
+      const all = store.list();
+      for (const s of all) out(`${s.id}  ${s.pageId}  ${s.state.padEnd(9)}  ${new Date(s.createdAt).toISOString()}  ${s.email}\n`);
+      out(`${all.length} subscribers\n`);
+      return 0;
+    }
+    if (command === 'export') {
+      out(toCsv(store.list()));
+      return 0;
+    }
+    if (!target) {
+      out(`${USAGE}\n`);
+      return 2;
+    }
+    const found = store.find(target);
+    for (const s of found) store.remove(s.id);
+    out(`removed ${found.length} subscriber${found.length === 1 ? '' : 's'}\n`);
+    return found.length > 0 ? 0 : 1;
+  } finally {
+    store.close();
+  }
+}
+
+if (import.meta.main) {
+  process.exitCode = runCli(process.argv.slice(2), process.env, (text) => process.stdout.write(text));
+}

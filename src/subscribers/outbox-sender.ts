@@ -1,0 +1,152 @@
+/**
+ * Drains the durable outbox with bounded concurrency, off every request's path. A mail is claimed
+ * (`sending`) only right before it is handed to SMTP, so a crash can leave at most `concurrency`
+ * mails in doubt, and those are never sent again (store.recoverInFlight). SMTP unreachable:
+ * the whole sender pauses with a growing delay and the mails wait; a 4xx: that mail waits with
+ * its own backoff; a 5xx to RCPT TO: that mail is given up and counts towards the address bouncing.
+ */
+import type { MailContent } from './mail-view.ts';
+import { finishMail } from './mail-view.ts';
+import type { MailTransport } from './mail-transport.ts';
+import type { DueMail, SubscriberStore } from './store.ts';
+
+export interface SenderOptions {
+  concurrency: number;
+  /** First retry delay; doubles per attempt. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** Attempts after which a mail that keeps failing temporarily is given up. */
+  maxAttempts: number;
+  /**
+   * Pace of sending (0: as fast as SMTP takes them). A fan-out spread over time leaves the CPU
+   * to the pages a crowd is loading during the very incident being mailed.
+   */
+  maxPerSecond: number;
+  /** The manage (unsubscribe) link of a subscriber, from the link base stored with the event. */
+  manageUrl(manageBase: string, subscriberId: string): string;
+  messageId(mail: DueMail): string;
+  now?: () => number;
+}
+
+export interface SenderCounts {
+  sent: number;
+  failed: number;
+  retried: number;
+}
+
+export interface StoredMail extends MailContent {
+  manageBase: string;
+}
+
+export class OutboxSender {
+  readonly counts: SenderCounts = { sent: 0, failed: 0, retried: 0 };
+  private pumping: Promise<void> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | null = null;
+  private pausedUntil = 0;
+  private pauses = 0;
+  private closed = false;
+  private readonly now: () => number;
+  private readonly store: SubscriberStore;
+  private readonly transport: MailTransport;
+  private readonly options: SenderOptions;
+
+  constructor(store: SubscriberStore, transport: MailTransport, options: SenderOptions) {
+    this.store = store;
+    this.transport = transport;
+    this.options = options;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Something may be due: drain now (or as soon as the current round ends). */
+  wake(): void {
+    if (this.closed) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = this.pump().finally(() => {
+      this.pumping = null;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  private schedule(at: number): void {
+    if (this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.wake();
+    }, Math.max(0, Math.min(at - this.now(), 2_147_000_000)));
+    this.timer.unref();
+  }
+
+  private async pump(): Promise<void> {
+    while (!this.closed) {
+      const now = this.now();
+      if (now < this.pausedUntil) return this.schedule(this.pausedUntil);
+      const batch = this.store.claimDue(now, this.options.concurrency);
+      if (batch.length === 0) {
+        const next = this.store.nextDue();
+        if (next !== null) this.schedule(next);
+        return;
+      }
+      await Promise.all(batch.map((mail) => this.sendOne(mail)));
+      if (this.options.maxPerSecond > 0) {
+        const wait = (batch.length * 1000) / this.options.maxPerSecond - (this.now() - now);
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
+  }
+
+  private backoff(attempts: number, base: number): number {
+    return Math.min(this.options.retryMaxMs, base * 2 ** Math.max(0, attempts - 1));
+  }
+
+  private async sendOne(due: DueMail): Promise<void> {
+    let stored: StoredMail;
+    try {
+      stored = JSON.parse(due.mail) as StoredMail;
+    } catch {
+      this.store.markFailed(due, this.now());
+      this.counts.failed += 1;
+      return;
+    }
+    const manageUrl = this.options.manageUrl(stored.manageBase, due.subscriberId);
+    const result = await this.transport.send({ to: due.email, mail: finishMail(stored, manageUrl), unsubscribeUrl: manageUrl, messageId: this.options.messageId(due) });
+    const now = this.now();
+    if (result.outcome === 'sent') {
+      this.pauses = 0;
+      this.store.markSent(due, now);
+      this.counts.sent += 1;
+      return;
+    }
+    if (result.outcome === 'permanent' || due.attempts >= this.options.maxAttempts) {
+      this.store.markFailed(due, now, result.outcome === 'permanent');
+      this.counts.failed += 1;
+      return;
+    }
+    this.counts.retried += 1;
+    if (result.unreachable) {
+      // The server, not the address: everything waits, with a delay that grows while it lasts.
+      if (now >= this.pausedUntil) {
+        this.pauses += 1;
+        // Capped at a minute: the mails go out soon after the server is back.
+        this.pausedUntil = now + Math.min(60_000, this.backoff(this.pauses, this.options.retryBaseMs));
+      }
+      this.store.markRetry(due, this.pausedUntil, now);
+      return;
+    }
+    this.store.markRetry(due, now + this.backoff(due.attempts, this.options.retryBaseMs), now);
+  }
+
+  /** Stops claiming; mails already handed to SMTP finish. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.pumping;
+  }
+}

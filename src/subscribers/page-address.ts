@@ -1,0 +1,33 @@
+/**
+ * Where a page is reached from a mail: its custom domain when the site's public URL says which
+ * scheme to use (as the feeds do, see public-url.ts), else the main host by slug. The mails'
+ * links and the answer pages' forms use the same addresses.
+ */
+import type { StatusPage } from '../contract/index.ts';
+import { slugBasePath } from '../site/view/hrefs.ts';
+import { publicOrigin } from '../site/view/public-url.ts';
+import type { PageAddress } from './mail-view.ts';
+
+export interface LinkSettings {
+  /** Origin of the main host for links (SITE_PUBLIC_URL, or the local address in the demo). */
+  origin: string;
+  /** Whether SITE_PUBLIC_URL was set: only then are custom domains reachable by name. */
+  configured: boolean;
+}
+
+export function pageAddress(page: StatusPage, links: LinkSettings): PageAddress {
+  if (page.customDomain && links.configured) {
+    return { origin: publicOrigin({ requestUrl: new URL(links.origin), customDomain: page.customDomain, configured: links.origin }), basePath: '' };
+  }
+  return { origin: links.origin, basePath: slugBasePath('', page.slug) };
+}
+
+/** The subscription routes below a page's root. */
+export function subscribeUrls(address: PageAddress) {
+  const root = `${address.origin}${address.basePath}/subscribe`;
+  return {
+    subscribe: root,
+    confirm: (token: string) => `${root}/confirm?t=${encodeURIComponent(token)}`,
+    manageBase: `${root}/manage`,
+  };
+}

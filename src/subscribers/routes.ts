@@ -1,0 +1,177 @@
+/**
+ * The subscription routes, below each public page's root (`/<slug>/…` on the main host, `/…` on
+ * the page's custom domain):
+ *   POST subscribe          the form: always "check your inbox" for a valid address
+ *   GET  subscribe/confirm  a page with a button;  POST confirms (once, within 48 h)
+ *   GET  subscribe/manage   unsubscribe or choose components;  POST does it, including the
+ *                           RFC 8058 one-click `List-Unsubscribe=One-Click`
+ * The front server routes these here before its method gate; this module never sees a request
+ * it did not ask for, and never learns more than the form's fields and the client's address.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { StatusPage } from '../contract/index.ts';
+import type { Snapshot } from '../site/data/snapshot.ts';
+import { joinPageMonitors } from '../site/lib/page-monitors.ts';
+import { findPageByHost, findPageBySlug } from '../site/view/routing.ts';
+import { answerPage, ANSWER_HEADERS, type AnswerPage, type PageBody } from './answer-page.ts';
+import { parseEmailAddress } from './email-address.ts';
+import { readBodyUpTo } from './form-body.ts';
+import { RateLimiter } from './rate-limit.ts';
+import type { SubscriberStore } from './store.ts';
+import { readManageToken, isTokenShaped } from './tokens.ts';
+import { en } from '../site/view/subscription-text.ts';
+
+
+/** The largest form body read: an address, a few dozen component ids and a token. */
+const MAX_BODY_BYTES = 16 * 1024;
+
+export interface RouteDeps {
+  store: SubscriberStore;
+  /** The newest snapshot the site has, or null before its first load. */
+  snapshot(): Snapshot | null;
+  /** Queues the confirmation mail of a new or renewed request. */
+  sendConfirmation(page: StatusPage, subscriberId: string, token: string, email: string): void;
+  now?: () => number;
+  /** Form posts per client address and window (default 10 per 10 minutes). */
+  clientLimit?: { limit: number; windowMs: number };
+}
+
+interface Located {
+  page: StatusPage;
+  /** The page's root as this request reached it ('' on its custom domain). */
+  basePath: string;
+  action: 'subscribe' | 'confirm' | 'manage';
+  query: URLSearchParams;
+}
+
+function locate(snapshot: Snapshot, host: string | undefined, url: string): Located | null {
+  const parsed = new URL(url, 'http://localhost');
+  const segments = parsed.pathname.split('/').filter(Boolean);
+  const at = segments.indexOf('subscribe');
+  if (at < 0 || at > 1) return null;
+  const action = (segments[at + 1] ?? 'subscribe') as Located['action'];
+  const domainPage = findPageByHost(snapshot.pages, host);
+  if (at === 0) return domainPage ? { page: domainPage, basePath: '', action, query: parsed.searchParams } : null;
+  // On a custom domain only that page exists (as resolve-page.ts decides for the pages).
+  if (domainPage) return null;
+  let slug: string;
+  try {
+    slug = decodeURIComponent(segments[0] ?? '');
+  } catch {
+    return null;
+  }
+  const page = findPageBySlug(snapshot.pages, slug);
+  return page ? { page, basePath: `/${encodeURIComponent(page.slug)}`, action, query: parsed.searchParams } : null;
+}
+
+interface Form {
+  fields: URLSearchParams;
+  /** RFC 8058's one-click body, form-encoded or (as the RFC prefers) multipart/form-data. */
+  oneClick: boolean;
+}
+
+const MULTIPART_ONE_CLICK = /name="?List-Unsubscribe"?\r?\n(?:[^\r\n]+\r?\n)*\r?\nOne-Click\r?\n/;
+
+async function readForm(request: IncomingMessage): Promise<Form | null> {
+  const type = request.headers['content-type'] ?? '';
+  const encoded = /^application\/x-www-form-urlencoded\b/i.test(type);
+  if (!encoded && !/^multipart\/form-data\b/i.test(type)) return null;
+  const body = await readBodyUpTo(request, MAX_BODY_BYTES);
+  if (!body) return null;
+  const text = body.toString('utf8');
+  if (!encoded) return { fields: new URLSearchParams(), oneClick: MULTIPART_ONE_CLICK.test(text) };
+  const fields = new URLSearchParams(text);
+  return { fields, oneClick: fields.get('List-Unsubscribe') === 'One-Click' };
+}
+
+function send(request: IncomingMessage, response: ServerResponse, answer: AnswerPage): void {
+  const body = Buffer.from(answer.html);
+  response.writeHead(answer.status, { ...ANSWER_HEADERS, 'content-length': String(body.length) });
+  response.end(request.method === 'HEAD' ? undefined : body);
+}
+
+/** The page's components as a subscriber chooses them: its monitors, labelled as it shows them. */
+function choicesOf(snapshot: Snapshot, page: StatusPage): { id: string; label: string }[] {
+  return joinPageMonitors(page.monitors, snapshot.monitors, { underMaintenance: new Set() }).map((row) => ({ id: row.monitorId, label: row.label }));
+}
+
+export function createRoutes(deps: RouteDeps): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+  const now = deps.now ?? Date.now;
+  const clients = new RateLimiter(deps.clientLimit ?? { limit: 10, windowMs: 10 * 60_000 });
+  // Token posts are cheap to check but are the way to guess: bounded per client too.
+  const tokenClients = new RateLimiter({ limit: 60, windowMs: 10 * 60_000 });
+
+  const message = (status: number, page: StatusPage | null, home: string | null, title: string, body: string) => answerPage(status, page, home, { kind: 'message', title, body });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const snapshot = deps.snapshot();
+    const method = request.method ?? 'GET';
+    const client = String(request.headers['x-porchlight-client'] ?? 'unknown');
+    if (!snapshot) return send(request, response, message(503, null, null, en.unavailableTitle, en.unavailableBody));
+    const found = locate(snapshot, request.headers.host, request.url ?? '/');
+    if (!found) return send(request, response, message(404, null, null, en.notFoundTitle, en.notFoundBody));
+    const { page, action } = found;
+    const home = `${found.basePath}/`;
+    const reply = (status: number, body: PageBody) => send(request, response, answerPage(status, page, home, body));
+    const say = (status: number, title: string, body: string) => reply(status, { kind: 'message', title, body });
+
+    if (method !== 'POST') {
+      const token = found.query.get('t');
+      if (action === 'subscribe') return say(200, en.formHeading, en.formIntro);
+      if (action === 'confirm') {
+        return isTokenShaped(token) && deps.store.confirmable(token, now()) ? reply(200, { kind: 'confirm', token }) : say(410, en.linkInvalidTitle, en.linkInvalidBody);
+      }
+      const subscriber = manageable(token, page);
+      if (!subscriber || !token) return say(410, en.linkInvalidTitle, en.linkInvalidBody);
+      const chosen = new Set(subscriber.components);
+      return reply(200, { kind: 'manage', token, choices: choicesOf(snapshot, page).map((choice) => ({ ...choice, checked: chosen.has(choice.id) })) });
+    }
+
+    const limiter = action === 'subscribe' ? clients : tokenClients;
+    if (!limiter.allow(client, now())) {
+      request.resume();
+      return say(429, en.tooManyTitle, en.tooManyBody);
+    }
+    const read = await readForm(request);
+    if (!read) return say(400, en.invalidAddressTitle, en.invalidAddressBody);
+    const form = read.fields;
+
+    if (action === 'subscribe') {
+      const email = parseEmailAddress(form.get('email'));
+      if (!email) return say(400, en.invalidAddressTitle, en.invalidAddressBody);
+      const known = new Set(choicesOf(snapshot, page).map((choice) => choice.id));
+      const chosen = [...new Set(form.getAll('component'))].filter((id) => known.has(id));
+      // The whole choice means "everything", including components added later.
+      const components = chosen.length === known.size ? [] : chosen;
+      const request_ = deps.store.subscribe(page.id, email, components, now());
+      if (request_) deps.sendConfirmation(page, request_.id, request_.token, email.address);
+      return say(200, en.checkInboxTitle, en.checkInboxBody);
+    }
+
+    const token = found.query.get('t') ?? form.get('t');
+    if (action === 'confirm') {
+      // Another page's link is not confirmed here (nor used up).
+      const pending = isTokenShaped(token) ? deps.store.confirmable(token, now()) : null;
+      const confirmed = pending && pending.pageId === page.id && token ? deps.store.confirm(token, now()) : null;
+      return confirmed ? say(200, en.confirmedTitle, en.confirmedBody) : say(410, en.linkInvalidTitle, en.linkInvalidBody);
+    }
+    const subscriber = manageable(token, page);
+    if (!subscriber) return say(410, en.linkInvalidTitle, en.linkInvalidBody);
+    if (read.oneClick || form.get('action') === 'unsubscribe') {
+      deps.store.remove(subscriber.id);
+      return say(200, en.unsubscribedTitle, en.unsubscribedBody);
+    }
+    const known = new Set(choicesOf(snapshot, page).map((choice) => choice.id));
+    const chosen = [...new Set(form.getAll('component'))].filter((id) => known.has(id));
+    deps.store.setComponents(subscriber.id, chosen.length === known.size ? [] : chosen);
+    return say(200, en.savedTitle, en.savedBody);
+  }
+
+  function manageable(token: string | null, page: StatusPage) {
+    const id = readManageToken(deps.store.secret(), token);
+    const subscriber = id ? deps.store.get(id) : null;
+    return subscriber && subscriber.pageId === page.id && subscriber.state !== 'pending' ? subscriber : null;
+  }
+
+  return handle;
+}

@@ -1,0 +1,152 @@
+/**
+ * E-mail subscriptions, composed: the store, the routes (served on an internal loopback port that
+ * only the front server talks to), the event feed that follows the site's snapshots, the outbox
+ * sender and the confirmation mails. Runs on a thread of its own (server/threads/
+ * subscriptions-worker.ts): SQLite and SMTP never run where visitors are answered or data is
+ * refreshed. Logs name pages and counts, never an address.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { SmtpSettings } from '../contract/smtp.ts';
+import type { StatusPage } from '../contract/index.ts';
+import { onSnapshot } from '../site/data/snapshot-channel.ts';
+import type { Snapshot } from '../site/data/snapshot.ts';
+import { announcer } from '../site/data/thread-channel.ts';
+import { createLogger, reasonOf } from '../logging/logger.ts';
+import { EventFeed } from './event-feed.ts';
+import { confirmationMail } from './mail-view.ts';
+import { smtpTransport, type MailTransport } from './mail-transport.ts';
+import { OutboxSender } from './outbox-sender.ts';
+import { pageAddress, subscribeUrls, type LinkSettings } from './page-address.ts';
+import { createRoutes } from './routes.ts';
+import { SubscriberStore } from './store.ts';
+import { SUBSCRIPTION_STATS_CHANNEL, type SubscriptionStats } from './stats.ts';
+import { manageToken } from './tokens.ts';
+
+
+export interface SubscriptionOptions {
+  databasePath: string;
+  smtp: SmtpSettings;
+  links: LinkSettings;
+  concurrency?: number;
+  /** Mails per second at most (default 50; 0: no limit). */
+  maxPerSecond?: number;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** How long a page must be missing from the data before its subscribers are deleted. */
+  pageGraceMs?: number;
+  /** How often the metrics hear the counts (and unconfirmed requests past expiry are deleted). */
+  statsIntervalMs?: number;
+  /** Also mail a monitor going down with no incident about it (default off). */
+  monitorDown?: boolean;
+  /** Test seam: another transport than SMTP. */
+  transport?: MailTransport;
+}
+
+export interface RunningSubscriptions {
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** Confirmation mails waiting at most; beyond, a request is answered as usual and mails nothing. */
+const MAX_WAITING_CONFIRMATIONS = 1_000;
+
+export async function startSubscriptions(options: SubscriptionOptions): Promise<RunningSubscriptions> {
+  const log = createLogger('subscriptions');
+  const store = new SubscriberStore(options.databasePath);
+  const concurrency = options.concurrency ?? 4;
+  const transport = options.transport ?? smtpTransport(options.smtp, concurrency);
+  const messageHost = new URL(options.links.origin).hostname || 'porchlight.invalid';
+  const inDoubt = store.recoverInFlight(Date.now());
+  if (inDoubt > 0) log.warn({ event: 'outbox-recovery', mails: inDoubt }, `${inDoubt} mails were being sent when Porchlight stopped; they are not sent again`);
+
+  const sender = new OutboxSender(store, transport, {
+    concurrency,
+    retryBaseMs: options.retryBaseMs ?? 5_000,
+    retryMaxMs: options.retryMaxMs ?? 30 * 60_000,
+    maxAttempts: 60,
+    maxPerSecond: options.maxPerSecond ?? 50,
+    manageUrl: (base, subscriberId) => `${base}?t=${encodeURIComponent(manageToken(store.secret(), subscriberId))}`,
+    messageId: (mail) => `<${mail.eventId}.${mail.subscriberId}@${messageHost}>`,
+  });
+  const feed = new EventFeed(store, options.links, { pageGraceMs: options.pageGraceMs ?? 7 * 24 * 3_600_000, monitorDown: options.monitorDown ?? false });
+
+  let latest: Snapshot | null = null;
+  const stopSnapshots = onSnapshot((kind, snapshot) => {
+    if (kind === 'restored') {
+      latest ??= snapshot;
+      return;
+    }
+    latest = snapshot;
+    try {
+      const result = feed.take(snapshot, Date.now());
+      if (result.events > 0 || result.removed > 0) log.info({ event: 'subscription-events', events: result.events, queued: result.queued, removed: result.removed }, `${result.events} events, ${result.queued} mails queued`);
+      if (result.queued > 0) sender.wake();
+    } catch (error) {
+      log.error({ event: 'subscription-events', reason: reasonOf(error) }, `events could not be recorded (${reasonOf(error)})`);
+    }
+  });
+
+  const confirmations = { sent: 0, failed: 0 };
+  let waiting = 0;
+  function sendConfirmation(page: StatusPage, subscriberId: string, token: string, email: string): void {
+    if (waiting >= MAX_WAITING_CONFIRMATIONS) {
+      store.confirmationNotSent(subscriberId);
+      return;
+    }
+    waiting += 1;
+    const url = subscribeUrls(pageAddress(page, options.links)).confirm(token);
+    transport
+      .send({ to: email, mail: confirmationMail(page, url) })
+      .then((result) => {
+        if (result.outcome === 'sent') confirmations.sent += 1;
+        else {
+          confirmations.failed += 1;
+          // Not sent: the visitor may ask again at once rather than in an hour.
+          store.confirmationNotSent(subscriberId);
+          log.warn({ event: 'confirmation', outcome: result.outcome, page: page.slug }, 'a confirmation e-mail could not be sent');
+        }
+      })
+      .finally(() => (waiting -= 1));
+  }
+
+  const routes = createRoutes({ store, snapshot: () => latest, sendConfirmation });
+  const server = http.createServer((request, response) => {
+    routes(request, response).catch((error: unknown) => {
+      log.error({ event: 'subscription-route', reason: reasonOf(error) }, `subscription request failed (${reasonOf(error)})`);
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      response.end('Something went wrong. Please try again later.\n');
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+
+  const announceStats = announcer<SubscriptionStats>(SUBSCRIPTION_STATS_CHANNEL);
+  const housekeeping = () => {
+    try {
+      store.expirePending(Date.now());
+      announceStats({ ...store.stats(), sender: { ...sender.counts }, confirmations: { ...confirmations }, at: Date.now() });
+    } catch (error) {
+      log.warn({ event: 'subscription-stats', reason: reasonOf(error) }, `subscription housekeeping failed (${reasonOf(error)})`);
+    }
+  };
+  const tick = setInterval(housekeeping, options.statsIntervalMs ?? 5_000);
+  housekeeping();
+  tick.unref();
+  sender.wake();
+
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      clearInterval(tick);
+      stopSnapshots();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await sender.close();
+      transport.close();
+      store.close();
+    },
+  };
+}

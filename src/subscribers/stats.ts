@@ -1,0 +1,19 @@
+/**
+ * What the subscriptions thread tells the metrics (every few seconds, over a BroadcastChannel):
+ * counts only, never an address.
+ */
+import type { StoreStats } from './store.ts';
+import type { SenderCounts } from './outbox-sender.ts';
+
+export const SUBSCRIPTION_STATS_CHANNEL = 'porchlight:subscription-stats';
+
+export interface SubscriptionStats extends StoreStats {
+  /** Since the thread started. */
+  sender: SenderCounts;
+  confirmations: { sent: number; failed: number };
+  at: number;
+}
+
+export function isSubscriptionStats(value: unknown): value is SubscriptionStats {
+  return typeof value === 'object' && value !== null && 'subscribers' in value && 'outbox' in value && 'sender' in value;
+}

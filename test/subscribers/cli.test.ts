@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/subscribers/cli.ts';
+import { SubscriberStore } from '../../src/subscribers/store.ts';
+
+let dir = '';
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(args: string[], path: string): { code: number; text: string } {
+  let text = '';
+  const code = runCli(args, { SUBSCRIBERS_DB: path }, (chunk) => (text += chunk));
+  return { code, text };
+}
+
+describe('npm run subscribers', () => {
+  it('lists, exports CSV (formula-safe) and removes by address or id', () => {
+    dir = mkdtempSync(join(tmpdir(), 'pl-cli-'));
+    const path = join(dir, 's.db');
+    const store = new SubscriberStore(path);
+    const alice = store.subscribe('page_1', { address: 'alice@example.com', key: 'alice@example.com' }, ['m1'], 1_700_000_000_000)!;
+    store.confirm(alice.token, 1_700_000_000_001);
+    store.subscribe('page_2', { address: '=cmd@example.com', key: '=cmd@example.com' }, [], 1_700_000_000_002);
+    store.close();
+
+    const list = run(['list'], path);
+    expect(list.code).toBe(0);
+    expect(list.text).toContain('confirmed');
+    expect(list.text).toContain('2 subscribers');
+
+    const csv = run(['export'], path).text.split('\r\n');
+    expect(csv[0]).toBe('id,page_id,email,state,components,created_at');
+    expect(csv[1]).toBe(`"${alice.id}","page_1","alice@example.com","confirmed","m1","2023-11-14T22:13:20.000Z"`);
+    expect(csv[2]).toContain(`"'=cmd@example.com"`);
+
+    expect(run(['remove', 'ALICE@example.com'], path)).toEqual({ code: 0, text: 'removed 1 subscriber\n' });
+    expect(run(['remove', 'alice@example.com'], path).code).toBe(1);
+    expect(run(['list'], path).text).toContain('1 subscribers');
+  });
+
+  it('says how to use it, and where the store is missing', () => {
+    dir = mkdtempSync(join(tmpdir(), 'pl-cli-'));
+    expect(run(['frobnicate'], join(dir, 's.db')).code).toBe(2);
+    expect(run(['list'], join(dir, 'missing.db'))).toEqual({ code: 1, text: `no subscribers store at ${join(dir, 'missing.db')} (set SUBSCRIBERS_DB)\n` });
+  });
+});

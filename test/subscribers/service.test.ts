@@ -1,0 +1,213 @@
+/**
+ * The subscriptions service against a real SMTP server on loopback: snapshots arrive over the
+ * same channel the site uses, mails are read back with mailparser, and restarts reopen the same
+ * store file.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { announceSnapshot } from '../../src/site/data/snapshot-channel.ts';
+import { startSubscriptions, type RunningSubscriptions } from '../../src/subscribers/service.ts';
+import { SubscriberStore } from '../../src/subscribers/store.ts';
+import { linkIn, startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
+import { incident, now, snapshot } from '../site/view/fixtures.ts';
+
+let sink: SmtpSink;
+let dir: string;
+const running: RunningSubscriptions[] = [];
+
+beforeAll(async () => {
+  sink = await startSmtpSink();
+});
+afterAll(async () => {
+  await sink.stop();
+});
+afterEach(async () => {
+  for (const service of running.splice(0)) await service.close();
+  sink.mails.length = 0;
+  sink.reject.clear();
+  sink.busy = false;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function start(path: string, retryBaseMs = 100): Promise<RunningSubscriptions> {
+  const service = await startSubscriptions({
+    databasePath: path,
+    smtp: { host: '127.0.0.1', port: sink.port, secure: false, from: 'Status <status@example.com>' },
+    links: { origin: 'https://status.example.com', configured: true },
+    retryBaseMs,
+  });
+  running.push(service);
+  return service;
+}
+
+const later = (minutes: number) => new Date(now.getTime() + minutes * 60_000);
+const at = (minutes: number, extra: Parameters<typeof snapshot>[0] = {}) => snapshot({ fetchedAt: later(minutes), ...extra });
+
+/** Posts a form as a browser would, on the page's custom domain (the fixture page has one). */
+async function post(service: RunningSubscriptions, path: string, body: string, client = '192.0.2.1') {
+  const answer = await request(`${service.origin}${path}`, { method: 'POST', body, headers: { host: 'status.acme.test', 'content-type': 'application/x-www-form-urlencoded', 'x-porchlight-client': client } });
+  return { status: answer.statusCode, text: await answer.body.text() };
+}
+
+async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function subscribeAndConfirm(service: RunningSubscriptions, email: string): Promise<void> {
+  expect((await post(service, '/subscribe', `email=${encodeURIComponent(email)}`)).status).toBe(200);
+  await until(() => sink.mailsTo(email).length === 1);
+  const link = new URL(linkIn(sink.mailsTo(email)[0]!, '/subscribe/confirm'));
+  const confirmed = await post(service, '/subscribe/confirm', `t=${link.searchParams.get('t')}`);
+  expect(confirmed.text).toContain('You are subscribed');
+}
+
+describe('subscriptions service', () => {
+  it('answers the same page for a new, a pending and a confirmed address, and mails one confirmation', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pl-subs-'));
+    const service = await start(join(dir, 's.db'));
+    announceSnapshot('loaded', at(0));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const first = await post(service, '/subscribe', 'email=alice%40example.com');
+    const pending = await post(service, '/subscribe', 'email=ALICE%40example.com');
+    expect(first.status).toBe(200);
+    expect(pending).toEqual(first);
+    await until(() => sink.mails.length === 1);
+    const link = new URL(linkIn(sink.mails[0]!, '/subscribe/confirm'));
+    expect(link.origin).toBe('https://status.acme.test');
+    // A GET (a mail scanner) changes nothing; the button's POST confirms, once.
+    const view = await request(`${service.origin}/subscribe/confirm${link.search}`, { headers: { host: 'status.acme.test' } });
+    expect(await view.body.text()).toContain('<form method="post" action="confirm">');
+    const confirmedAnswer = await post(service, '/subscribe/confirm', `t=${link.searchParams.get('t')}`);
+    expect(confirmedAnswer.text).toContain('You are subscribed');
+    expect((await post(service, '/subscribe/confirm', `t=${link.searchParams.get('t')}`)).status).toBe(410);
+    expect(await post(service, '/subscribe', 'email=alice%40example.com', '192.0.2.2')).toEqual(first);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(sink.mails).toHaveLength(1);
+  });
+
+  it('1000 posts from one client mail a victim at most once and are refused past the limit', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pl-subs-'));
+    const service = await start(join(dir, 's.db'));
+    announceSnapshot('loaded', at(0));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const statuses: number[] = [];
+    for (let batch = 0; batch < 10; batch += 1) {
+      const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => post(service, '/subscribe', `email=victim${i % 3 === 0 ? '' : i}%40example.com`)));
+      statuses.push(...answers.map((answer) => answer.status));
+    }
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(990);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sink.mailsTo('victim@example.com').length).toBeLessThanOrEqual(1);
+    expect(sink.mails.length).toBeLessThanOrEqual(10);
+  });
+
+  it('mails each event once; the first snapshot after a start mails nothing; a restart between the event and its sending neither repeats nor loses', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pl-subs-'));
+    const path = join(dir, 's.db');
+    let service = await start(path);
+    announceSnapshot('loaded', at(0, { incidents: [] }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const name of ['a', 'b', 'c']) await subscribeAndConfirm(service, `${name}@example.com`);
+    sink.mails.length = 0;
+
+    // SMTP refuses for now: the event is recorded, its mails wait in the outbox.
+    sink.busy = true;
+    announceSnapshot('loaded', at(1));
+    const store = () => new SubscriberStore(path);
+    await until(() => {
+      const s = store();
+      const waiting = s.stats().outbox.pending;
+      s.close();
+      return waiting === 3;
+    });
+    await service.close();
+    running.length = 0;
+    sink.busy = false;
+
+    // A new process: its first snapshot (the same data plus nothing new) is only a baseline,
+    // and the outbox left behind is sent.
+    service = await start(path);
+    announceSnapshot('loaded', at(2));
+    await until(() => sink.mails.length === 3);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sink.mails.map((mail) => mail.to).sort()).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
+    expect(sink.mails.every((mail) => mail.parsed.subject === '[Acme Status] New incident: Incident i1')).toBe(true);
+
+    // The same event again (a flapping load) mails nobody twice.
+    announceSnapshot('loaded', at(3, { incidents: [] }));
+    announceSnapshot('loaded', at(4));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sink.mails).toHaveLength(3);
+
+    // Every mail can be left in one click (RFC 8058): a POST of List-Unsubscribe=One-Click.
+    const mail = sink.mailsTo('a@example.com')[0]!;
+    expect(mail.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+    const head = mail.raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
+    const unsubscribe = /^List-Unsubscribe: <([^>]+)>/m.exec(head)?.[1];
+    expect(unsubscribe).toMatch(/^https:\/\/status\.acme\.test\/subscribe\/manage\?t=/);
+    const url = new URL(unsubscribe!);
+    expect((await post(service, `${url.pathname}${url.search}`, 'List-Unsubscribe=One-Click')).text).toContain('You are unsubscribed');
+    const base = incident('i1');
+    announceSnapshot('loaded', at(5, { incidents: [{ ...base, updates: [...base.updates, { id: 'u9', status: 'monitoring', message: 'Better', createdAt: later(5).toISOString() }] }] }));
+    await until(() => sink.mails.length === 5);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sink.mailsTo('a@example.com')).toHaveLength(1);
+  });
+
+  it('takes the one-click body as multipart/form-data too (RFC 8058 prefers it); a GET of the link changes nothing', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pl-subs-'));
+    const path = join(dir, 's.db');
+    const service = await start(path);
+    announceSnapshot('loaded', at(0, { incidents: [] }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await subscribeAndConfirm(service, 'multi@example.com');
+    announceSnapshot('loaded', at(1));
+    await until(() => sink.mailsTo('multi@example.com').length === 2);
+    const url = new URL(linkIn(sink.mailsTo('multi@example.com')[1]!, '/subscribe/manage'));
+    const view = await request(`${service.origin}${url.pathname}${url.search}`, { headers: { host: 'status.acme.test' } });
+    expect(await view.body.text()).toContain('Unsubscribe');
+    const boundary = '----porchlight';
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n`;
+    const answer = await request(`${service.origin}${url.pathname}${url.search}`, { method: 'POST', body, headers: { host: 'status.acme.test', 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-porchlight-client': '192.0.2.9' } });
+    expect(await answer.body.text()).toContain('You are unsubscribed');
+    const store = new SubscriberStore(path);
+    expect(store.find('multi@example.com')).toEqual([]);
+    store.close();
+  });
+
+  it('SMTP down: the mails wait and arrive once it is back; 5xx marks an address bouncing', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pl-subs-'));
+    const path = join(dir, 's.db');
+    const service = await start(path, 200);
+    announceSnapshot('loaded', at(0, { incidents: [] }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await subscribeAndConfirm(service, 'ok@example.com');
+    await subscribeAndConfirm(service, 'gone@example.com');
+    sink.mails.length = 0;
+    sink.reject.add('gone@example.com');
+    await sink.stop();
+    announceSnapshot('loaded', at(1));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(sink.mails).toHaveLength(0);
+    await sink.start();
+    await until(() => sink.mailsTo('ok@example.com').length === 1, 10_000);
+    const base = incident('i1');
+    for (let i = 0; i < 3; i += 1) {
+      base.updates = [...base.updates, { id: `more${i}`, status: 'identified', message: `Update ${i}`, createdAt: later(2 + i).toISOString() }];
+      announceSnapshot('loaded', at(2 + i, { incidents: [structuredClone(base)] }));
+      await until(() => sink.mailsTo('ok@example.com').length === 2 + i, 10_000);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const store = new SubscriberStore(path);
+    expect(store.stats().subscribers).toMatchObject({ confirmed: 1, bouncing: 1 });
+    store.close();
+  });
+});
