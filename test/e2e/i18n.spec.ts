@@ -147,11 +147,13 @@ test.describe('a page whose default language is Arabic', () => {
     await page.goto(`${arabic.siteUrl}/acme/`);
     await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
     await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
-    const days = page.locator('.pl-uptime__bar').first().locator('label:visible');
-    const oldest = await days.first().boundingBox();
-    const newest = await days.last().boundingBox();
-    expect(oldest!.x).toBeGreaterThan(newest!.x);
-    await expect(page.locator('.pl-uptime__end').first()).toHaveText('اليوم');
+    // The drawing runs oldest to newest along x; right to left it is mirrored, under its legend.
+    const drawing = page.locator('.pl-uptime__bar svg').first();
+    expect(await drawing.evaluate((svg) => getComputedStyle(svg).transform)).toMatch(/^matrix\(-1, 0, 0, 1,/);
+    const oldest = await page.locator('.pl-uptime__start:visible').first().boundingBox();
+    const today = page.locator('.pl-uptime__end').first();
+    await expect(today).toHaveText('اليوم');
+    expect(oldest!.x).toBeGreaterThan((await today.boundingBox())!.x);
   });
 
   for (const width of [375, 1280]) {
