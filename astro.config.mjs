@@ -1,6 +1,7 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
+import { minifiedInlineScripts } from './src/site/scripts/minify-inline.ts';
 import { threadBundles } from './src/server/threads/thread-bundles.ts';
 
 export default defineConfig({
@@ -22,4 +23,6 @@ export default defineConfig({
   image: { service: { entrypoint: 'astro/assets/services/noop' } },
   build: { inlineStylesheets: 'never' },
   devToolbar: { enabled: false },
+  // The inline script is minified as it is built (its comments stay in the source).
+  vite: { plugins: [minifiedInlineScripts()] },
 });

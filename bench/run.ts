@@ -13,6 +13,7 @@ import path from 'node:path';
 import { loadGenerator, median, runLoad, type LoadResult } from './lib/load.ts';
 import { residentMiB, root, startApi, startNginx, startPorchlight, startRawNode } from './lib/processes.ts';
 import { startChurn } from './lib/churn.ts';
+import { inlineScriptBytes } from './lib/inline-script.ts';
 import { renderReport, type BenchReport } from './lib/report.ts';
 import { metricsUrlOf, threadMemoryMiB } from './lib/thread-memory.ts';
 import { runPushLatency } from './push.ts';
@@ -177,7 +178,7 @@ async function main(): Promise<void> {
       churn: { quiet: summarize(quietRuns), churn: summarize(churnRuns), updates: churnUpdates, refreshes: churnRenders },
       rssMiB,
       threads,
-      pageWeight: { htmlBytes: html.length, htmlGzipBytes: gzipped.length, cssGzipBytes: cssGzip.length },
+      pageWeight: { htmlBytes: html.length, htmlGzipBytes: gzipped.length, cssGzipBytes: cssGzip.length, inlineScriptBytes: inlineScriptBytes(html.toString()) },
       fiftyMonitors,
       durationSeconds: Math.round((Date.now() - started) / 1000),
     };

@@ -56,7 +56,8 @@ export async function startApi(databasePath: string, env: Record<string, string>
   return { ...api, url, key: api.match[1]! };
 }
 
-export async function startPorchlight(apiUrl: string, apiKey: string, freshSeconds: number, env: Record<string, string> = {}): Promise<Running & { url: string }> {
+/** `siteRoot`: the checkout whose launcher runs (built there), e.g. an older one for a "before" figure. */
+export async function startPorchlight(apiUrl: string, apiKey: string, freshSeconds: number, env: Record<string, string> = {}, siteRoot: string = root): Promise<Running & { url: string }> {
   const site = await run(
     node,
     // As `npm start` runs it (package.json): the bundle `astro build` writes (no TypeScript
@@ -65,6 +66,7 @@ export async function startPorchlight(apiUrl: string, apiKey: string, freshSecon
     { PORT: '0', STATUS_API_URL: apiUrl, STATUS_API_KEY: apiKey, CACHE_DIR: ':memory:', CACHE_FRESH_SECONDS: String(freshSeconds), MALLOC_ARENA_MAX: '2', ...env },
     // The start-up summary is a JSON log line with the site's address.
     /"siteUrl":"([^"]+)"/,
+    siteRoot,
   );
   return { ...site, url: site.match[1]! };
 }

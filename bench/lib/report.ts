@@ -1,4 +1,5 @@
 /** The benchmark's figures as Markdown, written between markers in docs/benchmarks.md. */
+import { INLINE_SCRIPT_BUDGET_BYTES } from '../../src/site/scripts/budget.ts';
 import { FIFTY_BUDGET, type PageWeight } from './page-weight.ts';
 import type { LoadResult } from './load.ts';
 import { percentile, type PushLatencyResult } from './push-latency.ts';
@@ -27,7 +28,7 @@ export interface BenchReport {
   rssMiB: number;
   /** Each thread's heap, external and ArrayBuffer memory after the load (from the metrics). */
   threads: ThreadMemoryMiB[];
-  pageWeight: { htmlBytes: number; htmlGzipBytes: number; cssGzipBytes: number };
+  pageWeight: { htmlBytes: number; htmlGzipBytes: number; cssGzipBytes: number; inlineScriptBytes: number };
   /** A page of 50 monitors (bench/lib/page-weight.ts). */
   fiftyMonitors: PageWeight;
   durationSeconds: number;
@@ -88,6 +89,7 @@ export function resultsSection(report: BenchReport): string {
     `| Resident memory after the load < 160 MiB | ${report.rssMiB} MiB | ${verdict(report.rssMiB < 160)} |`,
     `| Page weight: HTML + CSS < 30 KB gzipped | ${pageWeight.htmlGzipBytes} + ${pageWeight.cssGzipBytes} = ${pageWeight.htmlGzipBytes + pageWeight.cssGzipBytes} bytes (HTML ${pageWeight.htmlBytes} bytes uncompressed) | ${verdict(pageWeight.htmlGzipBytes + pageWeight.cssGzipBytes < 30 * 1024)} |`,
     `| Page weight: HTML ≤ 110 KB uncompressed | ${pageWeight.htmlBytes} bytes | ${verdict(pageWeight.htmlBytes <= 110 * 1024)} |`,
+    `| Page weight: inline script ≤ ${INLINE_SCRIPT_BUDGET_BYTES} bytes (minified at build time) | ${pageWeight.inlineScriptBytes} bytes | ${verdict(pageWeight.inlineScriptBytes <= INLINE_SCRIPT_BUDGET_BYTES)} |`,
     `| Page of ${report.fiftyMonitors.monitors} monitors: HTML ≤ ${FIFTY_BUDGET.htmlBytes / 1024} KB, ≤ ${FIFTY_BUDGET.elements} elements | ${report.fiftyMonitors.htmlBytes} bytes (${report.fiftyMonitors.htmlGzipBytes} gzipped), ${report.fiftyMonitors.elements} elements | ${verdict(report.fiftyMonitors.htmlBytes <= FIFTY_BUDGET.htmlBytes && report.fiftyMonitors.elements <= FIFTY_BUDGET.elements)} |`,
     '',
     `### Memory per thread after the load (resident: ${report.rssMiB} MiB for the whole process)`,

@@ -14,6 +14,7 @@ export const maintenanceSchema = z.object({
   scheduledEnd: timestampSchema,
   startedAt: timestampSchema.nullish(),
   completedAt: timestampSchema.nullish(),
+  cancelledAt: timestampSchema.nullish(),
   monitorIds: z.array(idSchema).optional(),
   monitors: z.array(affectedMonitorSchema).default([]),
   createdAt: timestampSchema.optional(),

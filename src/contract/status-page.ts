@@ -43,7 +43,9 @@ export const domainInput = z
   .trim()
   .toLowerCase()
   .max(253)
-  .regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a host name such as status.example.com');
+  // Upper case is spelled out although the value is lower-cased first, so the generated OpenAPI
+  // pattern accepts what the API accepts.
+  .regex(/^(?=.{1,253}$)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/, 'must be a host name such as status.example.com');
 
 /** Extension to the spec: the set of linked monitors, replaced whole on POST/PATCH. */
 export const pageMonitorLinkInput = z.object({

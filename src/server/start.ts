@@ -10,7 +10,8 @@ import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { DemoInfo, ServiceOptions } from '../service/index.ts';
 import { ConfigError } from '../site/config.ts';
-import { signalPush } from '../site/data/push-signal.ts';
+import { onPush, signalPush, signalPushChannelVerified } from '../site/data/push-signal.ts';
+import { PUSH_WORKING_MS } from '../site/data/refresh-plan.ts';
 import { createLogger, reasonOf, type Logger } from '../logging/logger.ts';
 import type { LauncherConfig } from './config.ts';
 import { SiteNotBuiltError } from './site-handler.ts';
@@ -24,6 +25,7 @@ import { createPushReceiver } from './push/push-receiver.ts';
 import { createTlsGate } from './front/tls-gate.ts';
 import { keepPushChannel, loopbackOrigin, planPush, pushUrl, type PushPlan } from './push/push-setup.ts';
 import { pushToken } from './push/push-token.ts';
+import { removeLocalConnection, writeLocalConnection } from './local-connection.ts';
 import { createSubscriptionRelay, type SubscriptionRelay } from './front/subscription-relay.ts';
 import { planSubscriptions, type SubscriptionPlan } from './subscriptions/plan.ts';
 import type { SubscriptionsWorkerData } from './threads/subscriptions-worker.ts';
@@ -177,7 +179,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     token,
     onPush: (kind) => {
       pushLog.info({ event: 'push', kind }, `push received${kind ? ` (${kind})` : ''}: refreshing the data`);
-      signalPush();
+      signalPush(kind);
     },
   });
   const frontLog = createLogger('front');
@@ -226,15 +228,31 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   // to it) and points the demo's "Website" monitor at its /healthz. Posted before the channel is set
   // up; should the channel's request still come first, its set-up is retried.
   embedded?.setSiteUrl(`${loopbackOrigin(address)}/`);
+  // When the push channel was last verified; the site asks once it listens (it may come later).
+  let verifiedAt: number | null = null;
+  const stopAnswering = onPush((message) => {
+    if (message.type === 'ask' && verifiedAt !== null && Date.now() - verifiedAt <= PUSH_WORKING_MS) signalPushChannelVerified();
+  });
   if (subscriptionPlan.mode === 'demo') subscriptions?.setLinkOrigin(`http://${urlHost(HOST)}:${address.port}`);
   warmUp(site.origin, frontLog);
   const channel = plan.on && token
-    ? keepPushChannel({ apiUrl, apiKey, name: plan.name, webhookUrl: pushUrl(plan.publicUrl ?? loopbackOrigin(address), token), log: pushLog })
+    ? keepPushChannel({ apiUrl, apiKey, name: plan.name, webhookUrl: pushUrl(plan.publicUrl ?? loopbackOrigin(address), token), log: pushLog, onVerified: () => {
+      verifiedAt = Date.now();
+      signalPushChannelVerified();
+    } })
     : null;
+
+  const siteUrl = `http://${urlHost(HOST)}:${address.port}`;
+  // The `porchlight` CLI on this machine finds the embedded API here (see local-connection.ts).
+  if (embedded) {
+    await writeLocalConnection(config.site.CACHE_DIR, { apiUrl, apiKey, siteUrl, pid: process.pid }).catch((error: unknown) => {
+      log.warn({ reason: reasonOf(error) }, `could not record the embedded API for the porchlight CLI (${reasonOf(error)})`);
+    });
+  }
 
   let closing: Promise<void> | null = null;
   return {
-    siteUrl: `http://${urlHost(HOST)}:${address.port}`,
+    siteUrl,
     apiUrl,
     metricsUrl,
     push: plan,
@@ -246,6 +264,8 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
         const { forced } = await drain(server, SHUTDOWN_GRACE_MS);
         if (forced) log.warn({ event: 'shutdown' }, `requests still running after ${SHUTDOWN_GRACE_MS / 1000} s were cut`);
         await channel?.stop();
+        if (embedded) await removeLocalConnection(config.site.CACHE_DIR, process.pid);
+        stopAnswering();
         await front?.close();
         if (metricsServer) await drain(metricsServer, 1_000);
         metrics?.close();

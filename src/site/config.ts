@@ -40,6 +40,7 @@ const siteEnvSchema = z
     API_TIMEOUT_SECONDS: seconds(5).pipe(z.number().min(1, 'must be at least 1').max(60, 'must be at most 60')),
     CACHE_FRESH_SECONDS: seconds(30).pipe(z.number().min(1, 'must be at least 1').max(3600, 'must be at most 3600')),
     CACHE_MAX_STALE_SECONDS: seconds(86_400),
+    PUSH_POLL_SECONDS: seconds(300).pipe(z.number().min(1, 'must be at least 1').max(86_400, 'must be at most 86400')),
     HISTORY_BACKFILL_PAGES: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0).max(1000).default(20),
     CACHE_DIR: z.string().trim().min(1).default('./data/cache'),
     SITE_PUBLIC_URL: publicUrl.optional(),
@@ -89,6 +90,8 @@ export interface SiteConfig {
   theme: ThemeName;
   apiTimeoutSeconds: number;
   freshSeconds: number;
+  /** With push working, how often the data is polled anyway (the safety net; never below freshSeconds). */
+  pushPollSeconds: number;
   maxStaleSeconds: number;
   backfillPages: number;
   /** Folder of the uptime aggregates that survive a restart; ':memory:' keeps them in memory only. */
@@ -146,6 +149,7 @@ export function siteConfig(): SiteConfig {
     theme: env.SITE_THEME,
     apiTimeoutSeconds: env.API_TIMEOUT_SECONDS,
     freshSeconds: env.CACHE_FRESH_SECONDS,
+    pushPollSeconds: env.PUSH_POLL_SECONDS,
     maxStaleSeconds: env.CACHE_MAX_STALE_SECONDS,
     backfillPages: env.HISTORY_BACKFILL_PAGES,
     cacheDir: env.CACHE_DIR,

@@ -1,5 +1,11 @@
 /// <reference types="astro/client" />
 
+/** A script minified at build time (src/site/scripts/minify-inline.ts). */
+declare module '*?minified' {
+  const source: string;
+  export default source;
+}
+
 declare namespace App {
   interface Locals {
     /** The snapshot this request renders, or null when none can be served (503). */

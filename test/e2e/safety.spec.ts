@@ -44,6 +44,32 @@ test('owner HTML and CSS cannot run script or inject markup', async ({ page, por
   }
 });
 
+test('owner CSS with CRLF, lone CR and odd characters is applied: the CSP hash matches what the browser parsed', async ({ page, porchlight }) => {
+  const api = apiFor(porchlight);
+  const acme = await demoPage(api);
+  const odd = await api.statusPages.create({
+    name: 'Line ends',
+    slug: 'line-ends',
+    customCss: 'body {\r\n  outline: 3px solid rgb(1, 2, 3);\r\n}\r.pl-banner::after { content: "\uFEFF\u2028é\uD800"; }\r\n\r\n',
+    monitors: acme.monitors.slice(0, 1).map((link) => ({ monitorId: link.monitorId })),
+  });
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  try {
+    await expect(async () => {
+      const response = await page.goto('/line-ends');
+      expect(response?.status()).toBe(200);
+    }).toPass({ timeout: 10_000 });
+    expect(await page.evaluate(() => getComputedStyle(document.body).outlineColor)).toBe('rgb(1, 2, 3)');
+    expect(violations).toEqual([]);
+  } finally {
+    await api.statusPages.delete(odd.id);
+    await api.close();
+  }
+});
+
 test('odd records from the API degrade per item and never break the page', async ({ page, porchlight }) => {
   const proxy = await startApiProxy(porchlight.apiUrl);
   proxy.rewrite = (path, body) => {

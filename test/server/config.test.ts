@@ -22,7 +22,7 @@ describe('launcher configuration', () => {
   it('has working defaults: the embedded API and the demo', () => {
     const config = loadLauncherConfig({});
     expect(config.launcher).toMatchObject({ PORT: 4321, HOST: '127.0.0.1', API_PORT: 4322, SEED_DEMO: true, PAGE_CACHE_SECONDS: 5 });
-    expect(config.site).toMatchObject({ SITE_THEME: 'default', CACHE_FRESH_SECONDS: 30 });
+    expect(config.site).toMatchObject({ SITE_THEME: 'default', CACHE_FRESH_SECONDS: 30, PUSH_POLL_SECONDS: 300 });
     expect(config.site.STATUS_API_URL).toBeUndefined();
   });
 
@@ -36,6 +36,8 @@ describe('launcher configuration', () => {
     [{ SEED_DEMO: 'maybe' }, /^SEED_DEMO must be true or false$/],
     [{ CACHE_FRESH_SECONDS: '0' }, /^CACHE_FRESH_SECONDS must be at least 1$/],
     [{ CACHE_FRESH_SECONDS: '60', CACHE_MAX_STALE_SECONDS: '30' }, /^CACHE_MAX_STALE_SECONDS must be at least CACHE_FRESH_SECONDS$/],
+    [{ PUSH_POLL_SECONDS: '0' }, /^PUSH_POLL_SECONDS must be at least 1$/],
+    [{ PUSH_POLL_SECONDS: 'often' }, /^PUSH_POLL_SECONDS must be a whole number of seconds$/],
     [{ METRICS_PORT: 'nine' }, /^METRICS_PORT must be a port number$/],
     [{ METRICS_PORT: '4321' }, /^METRICS_PORT must differ from PORT/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent$/],

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { errorBodySchema, paginationSchema } from '../../src/contract/common.ts';
 import { createOrganization, startService, type RunningService, type ServiceOptions } from '../../src/service/index.ts';
+import { checkExchange } from './openapi-conformance.ts';
 
 export interface Org {
   organizationId: string;
@@ -47,7 +48,10 @@ export class Client {
     }
     const response = await fetch(this.baseUrl + path, { method, headers, ...(body !== undefined && { body }) });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, text, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
+    const json = text === '' ? undefined : (JSON.parse(text) as unknown);
+    // Every exchange of the API tests is also checked against the OpenAPI document.
+    if (options.rawBody === undefined) checkExchange({ method, url: this.baseUrl + path, requestBody: options.body, status: response.status, responseBody: json });
+    return { status: response.status, headers: response.headers, text, json };
   }
 
   get(path: string, options?: RequestOptions): Promise<ApiResponse> {

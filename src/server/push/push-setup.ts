@@ -38,9 +38,17 @@ export function pushUrl(origin: string, token: string): string {
 
 const FIRST_RETRY_MS = 5_000;
 const MAX_RETRY_MS = 300_000;
+/**
+ * A verified channel is checked again this often: each check tells the site that push still
+ * works (it then polls only as a safety net, see site/data/refresh-plan.ts), for one or two requests.
+ */
+export const PUSH_CHANNEL_RECHECK_MS = 1_800_000;
 
-/** Ensures the channel now, and again after a growing wait while the API fails; `stop` ends it. */
-export function keepPushChannel(options: { apiUrl: string; apiKey: string; name: string; webhookUrl: string; log: Logger }): { stop(): Promise<void> } {
+/**
+ * Ensures the channel now, again after a growing wait while the API fails, and every
+ * PUSH_CHANNEL_RECHECK_MS once it is in place; `onVerified` is told each time it is. `stop` ends it.
+ */
+export function keepPushChannel(options: { apiUrl: string; apiKey: string; name: string; webhookUrl: string; log: Logger; onVerified?: () => void }): { stop(): Promise<void> } {
   const client = createClient({ baseUrl: options.apiUrl, apiKey: options.apiKey, logger: { warn: (message) => options.log.warn(message) } });
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
@@ -49,16 +57,23 @@ export function keepPushChannel(options: { apiUrl: string; apiKey: string; name:
   const attempt = async (waitMs: number): Promise<void> => {
     try {
       const { outcome } = await ensurePushChannel(client.notifications, { name: options.name, webhookUrl: options.webhookUrl });
+      if (stopped) return;
       options.log.info({ event: 'push-channel', outcome, channel: options.name }, `push channel "${options.name}" ${outcome}`);
+      options.onVerified?.();
+      timer = setTimeout(() => {
+        running = attempt(0);
+      }, PUSH_CHANNEL_RECHECK_MS);
+      timer.unref();
     } catch (error) {
       if (stopped) return;
+      const retryMs = Math.max(waitMs, FIRST_RETRY_MS);
       options.log.warn(
-        { event: 'push-channel', outcome: 'failure', reason: reasonOf(error), retryInSeconds: waitMs / 1000 },
-        `could not set up the push channel (${reasonOf(error)}); trying again in ${waitMs / 1000} s`,
+        { event: 'push-channel', outcome: 'failure', reason: reasonOf(error), retryInSeconds: retryMs / 1000 },
+        `could not set up the push channel (${reasonOf(error)}); trying again in ${retryMs / 1000} s`,
       );
       timer = setTimeout(() => {
-        running = attempt(Math.min(waitMs * 2, MAX_RETRY_MS));
-      }, waitMs);
+        running = attempt(Math.min(retryMs * 2, MAX_RETRY_MS));
+      }, retryMs);
       timer.unref();
     }
   };

@@ -5,6 +5,7 @@ import { ClientAbortError, readJsonBody } from './body.ts';
 import { ApiError, InternalError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, RateLimitedError } from './errors.ts';
 import { RateLimiter, rateLimitHeaders } from './rate-limit.ts';
 import { sendEmpty, sendError, sendJson } from './respond.ts';
+import { openApiBytes } from './openapi-route.ts';
 import type { Route } from './route.ts';
 import { ApiRouter, type RouteMatch } from './router.ts';
 
@@ -12,6 +13,8 @@ export const API_PREFIX = '/api/v1';
 
 /** Liveness of the API (extension): answers without a key and is not rate limited. */
 const HEALTH_PATHS = new Set([`${API_PREFIX}/health`, `${API_PREFIX}/health/`]);
+/** The OpenAPI document (extension): public like the API's documentation, not rate limited. */
+const OPENAPI_PATHS = new Set([`${API_PREFIX}/openapi.json`]);
 
 export interface ApiHandlerOptions {
   deps: ServiceDeps;
@@ -50,6 +53,12 @@ export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMess
     const { path, query } = splitTarget(req.url ?? '/');
     if (HEALTH_PATHS.has(path) && (method === 'GET' || method === 'HEAD')) {
       sendJson(res, 200, { status: 'ok' });
+      return;
+    }
+    if (OPENAPI_PATHS.has(path) && (method === 'GET' || method === 'HEAD')) {
+      const bytes = openApiBytes();
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(bytes.byteLength), 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' });
+      res.end(method === 'HEAD' ? undefined : bytes);
       return;
     }
     let headers: Record<string, string> = {};

@@ -19,6 +19,8 @@ export const monitorHistorySchema = z.object({
   backfillOffset: z.number().int().nonnegative(),
   complete: z.boolean(),
   recent: z.array(z.object({ checkedAt: z.string(), latency: z.number().nullable() })),
+  seenLastCheckedAt: z.string().nullable().optional(),
+  caughtUpAt: z.string().nullable().optional(),
 });
 
 const fileSchema = z.object({

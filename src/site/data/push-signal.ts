@@ -1,19 +1,45 @@
 /**
- * "The API announced a change": told by the front server, which receives the push, to the site,
- * which owns the data. A BroadcastChannel for the same reason as data-version.ts: the two run in
- * one process from different module trees. The message carries nothing from the push itself.
+ * "The API announced a change" and "the push channel is in place": told by the launcher, which
+ * receives the push and keeps the channel, to the site, which owns the data. A BroadcastChannel
+ * for the same reason as data-version.ts: the two run in one process from different module trees.
+ * A push message carries only the event name the API gave in its X-Porchlight-Event header (a
+ * hint of which lists changed, see refresh-plan.ts), never the payload.
  */
 export const PUSH_CHANNEL = 'porchlight:push';
 
 import { announcer, listenOn } from './thread-channel.ts';
 
-const announcePush = announcer<'refresh'>(PUSH_CHANNEL);
+export type PushMessage = { type: 'push'; event: string | null } | { type: 'verified' } | { type: 'ask' };
 
-export function signalPush(): void {
-  announcePush('refresh');
+const announcePush = announcer<PushMessage>(PUSH_CHANNEL);
+
+/** A push arrived; `event` is its event name when it gave a plausible one. */
+export function signalPush(event: string | null = null): void {
+  announcePush({ type: 'push', event });
 }
 
-/** Calls `listener` for each push; returns a function that stops listening. */
-export function onPush(listener: () => void): () => void {
-  return listenOn(PUSH_CHANNEL, () => listener());
+/** The API has Porchlight's push channel, enabled: pushes should reach the site. */
+export function signalPushChannelVerified(): void {
+  announcePush({ type: 'verified' });
+}
+
+/**
+ * The site asks whether the channel was verified before it started listening (a BroadcastChannel
+ * keeps no messages for listeners to come); the launcher answers with signalPushChannelVerified.
+ */
+export function askPushChannelVerified(): void {
+  announcePush({ type: 'ask' });
+}
+
+function isPushMessage(data: unknown): data is PushMessage {
+  if (typeof data !== 'object' || data === null || !('type' in data)) return false;
+  if (data.type === 'verified' || data.type === 'ask') return true;
+  return data.type === 'push' && 'event' in data && (typeof data.event === 'string' || data.event === null);
+}
+
+/** Calls `listener` for each message (a push, a verification, a question); returns a function that stops listening. */
+export function onPush(listener: (message: PushMessage) => void): () => void {
+  return listenOn(PUSH_CHANNEL, (data) => {
+    if (isPushMessage(data)) listener(data);
+  });
 }

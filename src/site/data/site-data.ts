@@ -3,7 +3,9 @@
  * leaves this process), the long-lived uptime aggregates, and the snapshot cache in front of them.
  * Every refresh logs one line with its outcome, trigger, API requests and duration; each good
  * snapshot is saved to CACHE_DIR so that a restart can show it while the API is down. Pushes
- * from the API (see push-signal.ts) refresh at once, at most once a second.
+ * from the API (see push-signal.ts) refresh at once (at most once a second, less often during
+ * a burst), reading only the lists their events name; with push working, polling is only a
+ * safety net. What each refresh reads is refresh-plan.ts's; rate-limit headers pace check pages.
  */
 import { createHash } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
@@ -15,7 +17,9 @@ import { announceDataFetchedAt } from './data-age.ts';
 import { onDataWanted } from './data-wanted.ts';
 import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
-import { onPush } from './push-signal.ts';
+import { askPushChannelVerified, onPush, type PushMessage } from './push-signal.ts';
+import { RateLimitPacer } from './rate-limit-pacer.ts';
+import { freshnessMs, listsToRead, type PushEvent } from './refresh-plan.ts';
 import { publishRefresh } from './refresh-events.ts';
 import { announceSnapshot } from './snapshot-channel.ts';
 import { RefreshThrottle } from './refresh-throttle.ts';
@@ -26,8 +30,12 @@ import type { MonitorHistory } from './uptime-history.ts';
 
 /** The first refresh of a site with no stored history may read this many times the usual pages. */
 const FIRST_LOAD_BACKFILL_FACTOR = 5;
-/** Pushes refresh at most this often, whatever their rate. */
+/** Pushes refresh at most this often, whatever their rate... */
 const PUSH_REFRESH_INTERVAL_MS = 1_000;
+/** ...and during a burst of them, the interval doubles up to this. */
+const PUSH_BURST_INTERVAL_MS = 5_000;
+/** A check page the rate-limit pacer would hold longer than this waits for a later refresh instead. */
+const MAX_PACING_WAIT_MS = 5_000;
 
 export interface SiteData {
   get(): Promise<CachedSnapshot>;
@@ -37,22 +45,50 @@ export interface SiteData {
   ready(): boolean;
 }
 
-/** Counts every HTTP request the client sends, retries included. */
-function countingDispatcher(agent: Agent, onRequest: () => void): Dispatcher {
+type Headers = Record<string, string | string[] | undefined>;
+
+/** The client's handler, with the answer's headers shown to `onHeaders` first. */
+function readingHeaders(handler: Dispatcher.DispatchHandler, onHeaders: (headers: Headers) => void): Dispatcher.DispatchHandler {
+  return {
+    onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
+    onRequestUpgrade: (controller, statusCode, headers, socket) => handler.onRequestUpgrade?.(controller, statusCode, headers, socket),
+    onResponseStart: (controller, statusCode, headers, statusMessage) => {
+      onHeaders(headers);
+      handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
+    },
+    onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
+    onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+    onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
+  };
+}
+
+/** Counts every HTTP request the client sends, retries included, and shows the pacer every answer's headers. */
+function countingDispatcher(agent: Agent, onRequest: () => void, onHeaders: (headers: Headers) => void): Dispatcher {
   return agent.compose((dispatch) => (options, handler) => {
     onRequest();
-    return dispatch(options, handler);
+    return dispatch(options, readingHeaders(handler, onHeaders));
   });
+}
+
+/** A check page would have to wait too long for the API's rate limit: this refresh leaves the histories. */
+class RateLimitPacingError extends Error {
+  override name = 'RateLimitPacingError';
+  readonly waitMs: number;
+  constructor(waitMs: number) {
+    super(`the API's rate limit leaves too few requests: check pages wait ${Math.ceil(waitMs / 1000)} s`);
+    this.waitMs = waitMs;
+  }
 }
 
 export function createSiteData(config: SiteConfig, log: Logger = createLogger('site')): SiteData {
   const timeoutMs = config.apiTimeoutSeconds * 1000;
   let requests = 0;
+  const pacer = new RateLimitPacer();
   const agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   const client: ApiClient = createClient({
     baseUrl: config.apiUrl,
     apiKey: config.apiKey,
-    dispatcher: countingDispatcher(agent, () => (requests += 1)),
+    dispatcher: countingDispatcher(agent, () => (requests += 1), (headers) => pacer.observe(headers, Date.now())),
     timeouts: { connectMs: timeoutMs, headersMs: timeoutMs, bodyMs: timeoutMs, totalMs: timeoutMs * 2 },
     // The snapshot cache is the retry policy (backoff, Retry-After holds): a failed refresh must
     // not leave sibling requests retrying on their own.
@@ -69,6 +105,12 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
   let historyHoldUntil = 0;
   /** Requests and time of the refresh that just failed, for its log line. */
   let failed = { requests: 0, durationMs: 0 };
+  /** The latest snapshot loaded in this run: a push refresh reads only what its events name and keeps the rest. */
+  let latest: Snapshot | null = null;
+  /** Events of the pushes not yet read by a refresh (coalesced: a burst is one refresh). */
+  let pendingEvents: PushEvent[] = [];
+  /** The last push received or push channel verified (epoch ms): push works, polling is the safety net. */
+  let lastPushSign: number | null = null;
 
   /**
    * One save at a time, and only the newest snapshot waits for its turn: with saves slower than
@@ -110,6 +152,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
 
   const cache = new SnapshotCache({
     freshMs: config.freshSeconds * 1000,
+    freshFor: () => freshnessMs({ freshMs: config.freshSeconds * 1000, pushPollMs: config.pushPollSeconds * 1000, lastPushSignMs: lastPushSign, nowMs: Date.now() }),
     maxStaleMs: config.maxStaleSeconds * 1000,
     failureBackoffMs: 2_000,
     restore,
@@ -137,34 +180,59 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
       histories ??= await store.load(owner);
       const before = requests;
       const started = performance.now();
+      // A poll reads every list; a push, the lists of the events received since the last refresh.
+      const events = pendingEvents;
+      pendingEvents = [];
+      const lists = listsToRead(trigger === 'push' ? events : null);
       let snapshot: Snapshot;
       try {
         snapshot = await loadSnapshot(client, histories, {
           now: () => new Date(),
+          previous: latest,
+          lists,
+          beforeCheckPage: async () => {
+            const wait = pacer.delayMs(Date.now());
+            if (wait > MAX_PACING_WAIT_MS) throw new RateLimitPacingError(wait);
+            if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          },
           // With no history at all (the very first start), fill the bars faster.
           backfillBudget: histories.size === 0 ? config.backfillPages * FIRST_LOAD_BACKFILL_FACTOR : config.backfillPages,
           concurrency: 4,
           skipHistory: Date.now() < historyHoldUntil,
           onHistoryError: (error) => {
             if (error instanceof RateLimitError) historyHoldUntil = Date.now() + Math.min((error.retryAfterSeconds ?? 60) * 1000, 3_600_000);
+            if (error instanceof RateLimitPacingError) historyHoldUntil = Date.now() + error.waitMs;
             log.warn({ event: 'history', reason: reasonOf(error) }, `uptime history not fully updated this time (${reasonOf(error)})`);
           },
         });
       } catch (error) {
+        // Unread: the next refresh reads what these pushes named.
+        pendingEvents = [...events, ...pendingEvents];
         failed = { requests: requests - before, durationMs: Math.round(performance.now() - started) };
         publishRefresh({ outcome: 'failure', trigger, durationSeconds: failed.durationMs / 1000, requests: failed.requests });
         throw error;
       }
+      latest = snapshot;
       const count = requests - before;
       const durationMs = Math.round(performance.now() - started);
-      log.info({ event: 'refresh', outcome: 'success', trigger, requests: count, durationMs }, `refreshed status data with ${count} API requests in ${durationMs} ms`);
+      log.info({ event: 'refresh', outcome: 'success', trigger, lists: [...lists], requests: count, durationMs }, `refreshed status data with ${count} API requests in ${durationMs} ms`);
       publishRefresh({ outcome: 'success', trigger, durationSeconds: durationMs / 1000, requests: count });
       return snapshot;
     },
   });
 
-  const pushes = new RefreshThrottle(() => cache.refresh(), { intervalMs: PUSH_REFRESH_INTERVAL_MS });
-  onPush(() => pushes.request());
+  const pushes = new RefreshThrottle(() => cache.refresh(), { intervalMs: PUSH_REFRESH_INTERVAL_MS, maxIntervalMs: PUSH_BURST_INTERVAL_MS });
+  onPush((message: PushMessage) => {
+    if (message.type === 'ask') return;
+    lastPushSign = Date.now();
+    if (message.type !== 'push') return;
+    // Past a hundred unread events, one that names nothing known stands for them all (read every list).
+    if (pendingEvents.length < 100) pendingEvents.push(message.event);
+    else pendingEvents = [null];
+    pushes.request();
+  });
+  // The channel may have been verified before this listened.
+  askPushChannelVerified();
   // Like a visit (a readiness probe, the TLS gate): starts a refresh only when the data is no longer fresh.
   onDataWanted(() => void cache.get().catch(() => undefined));
   if (config.subscriptions) {

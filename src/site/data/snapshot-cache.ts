@@ -21,8 +21,10 @@ export interface RefreshFailure {
 
 export interface SnapshotCacheOptions {
   load: (trigger: RefreshTrigger) => Promise<Snapshot>;
-  /** How long a snapshot is fresh. */
+  /** How long a snapshot is fresh (and the cap of the failure backoff). */
   freshMs: number;
+  /** How long the snapshot just loaded stays fresh, when that varies (push working); else `freshMs`. */
+  freshFor?: () => number;
   /** How old a snapshot may be and still be served while the API fails. */
   maxStaleMs: number;
   /** Wait after a failed refresh before the next attempt (doubles up to `freshMs`). */
@@ -108,6 +110,7 @@ export class SnapshotCache {
     }
     try {
       const snapshot = await this.#options.load(trigger);
+      if (this.#options.freshFor) fetchOptions.ttl = this.#options.freshFor();
       this.#consecutiveFailures = 0;
       this.#lastFailure = null;
       this.#lastGood = snapshot;

@@ -1,10 +1,13 @@
 /**
  * One snapshot of everything the public pages show, loaded from the API in a bounded number of
- * requests: five lists, plus check pages for the monitors linked to public pages (see
- * uptime-history.ts). Private pages are loaded only so their slugs and domains can be refused.
+ * requests: the lists the refresh plan names (all five, or those a push can have changed; the
+ * others are the previous snapshot's), plus check pages for the monitors linked to public pages
+ * whose checks moved, at the pace of refresh-plan.ts (see uptime-history.ts). Private pages are
+ * loaded only so their slugs and domains can be refused.
  */
 import type { Incident, MaintenanceWindow, Monitor, Organization, StatusPage } from '../../contract/index.ts';
 import type { ApiClient } from '../../api/index.ts';
+import { DEFAULT_HISTORY_PACE, LISTS, monitorsToCatchUp, type HistoryPace, type ListName } from './refresh-plan.ts';
 import { refreshHistories, type HistoryOptions, type MonitorHistory } from './uptime-history.ts';
 
 export interface Snapshot {
@@ -28,6 +31,13 @@ export interface LoadOptions {
   /** Told when history work failed; the snapshot is published all the same. */
   onHistoryError?: (error: unknown) => void;
   historyOptions?: HistoryOptions;
+  /** The snapshot this refresh builds on: lists not read this time are taken from it. */
+  previous?: Snapshot | null;
+  /** The lists to read (refresh-plan.ts); all five when absent or when there is no previous snapshot. */
+  lists?: ReadonlySet<ListName>;
+  historyPace?: HistoryPace;
+  /** Awaited before each check page (the rate-limit pacer spreads them). */
+  beforeCheckPage?: () => Promise<void>;
 }
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
@@ -53,26 +63,32 @@ export function publicMonitorIds(pages: readonly StatusPage[]): string[] {
  * needs most, and the uptime bars catch up on a later refresh.
  */
 export async function loadSnapshot(client: ApiClient, histories: Map<string, MonitorHistory>, options: LoadOptions): Promise<Snapshot> {
+  const previous = options.previous ?? null;
+  const lists: ReadonlySet<ListName> = previous && options.lists ? options.lists : new Set(LISTS);
   const [organization, pages, monitors, incidents, maintenance] = await Promise.all([
-    client.organization.get(),
-    collect(client.statusPages.listAll()),
-    collect(client.monitors.listAll()),
-    collect(client.incidents.listAll()),
-    collect(client.maintenance.listAll()),
+    lists.has('organization') || !previous ? client.organization.get() : previous.organization,
+    lists.has('pages') || !previous ? collect(client.statusPages.listAll()) : previous.pages,
+    lists.has('monitors') || !previous ? collect(client.monitors.listAll()) : previous.monitors,
+    lists.has('incidents') || !previous ? collect(client.incidents.listAll()) : previous.incidents,
+    lists.has('maintenance') || !previous ? collect(client.maintenance.listAll()) : previous.maintenance,
   ]);
-  const known = new Set(monitors.map((monitor) => monitor.id));
-  const tracked = publicMonitorIds(pages).filter((id) => known.has(id));
+  const byId = new Map(monitors.map((monitor) => [monitor.id, monitor]));
+  const tracked = publicMonitorIds(pages).filter((id) => byId.has(id));
+  const now = options.now();
+  const due = monitorsToCatchUp(tracked.map((id) => byId.get(id)!), histories, now.getTime(), options.historyPace ?? DEFAULT_HISTORY_PACE);
   const history = options.skipHistory ? null : await refreshHistories(
     histories,
     tracked,
     async (monitorId, offset, limit) => {
+      await options.beforeCheckPage?.();
       const page = await client.monitors.listChecks(monitorId, { offset, limit });
       return { checks: page.data, hasMore: page.pagination.hasMore };
     },
     {
-      now: options.now(),
+      now,
       backfillBudget: options.backfillBudget,
       concurrency: options.concurrency,
+      catchUp: new Map(due.map((id) => [id, byId.get(id)!.lastCheckedAt ?? null])),
       ...(options.historyOptions ? { options: options.historyOptions } : {}),
     },
   );
@@ -84,6 +100,6 @@ export async function loadSnapshot(client: ApiClient, histories: Map<string, Mon
     incidents,
     maintenance,
     histories: new Map([...histories].map(([id, history]) => [id, structuredClone(history)])),
-    fetchedAt: options.now(),
+    fetchedAt: now,
   };
 }

@@ -31,6 +31,9 @@ export interface MonitorHistory {
   complete: boolean;
   /** Latest checks for the response-time chart, newest first. */
   recent: LatencyPoint[];
+  /** The monitor's `lastCheckedAt` at the last catch-up, and when it ran (see refresh-plan.ts). */
+  seenLastCheckedAt?: string | null | undefined;
+  caughtUpAt?: string | null | undefined;
 }
 
 export interface ChecksPage {
@@ -192,7 +195,17 @@ export async function refreshHistories(
   histories: Map<string, MonitorHistory>,
   monitorIds: readonly string[],
   fetchPage: ChecksPageFetcher,
-  context: { now: Date; backfillBudget: number; concurrency: number; options?: HistoryOptions },
+  context: {
+    now: Date;
+    backfillBudget: number;
+    concurrency: number;
+    options?: HistoryOptions;
+    /**
+     * The monitors to catch up this time, with the `lastCheckedAt` to remember for each (see
+     * refresh-plan.ts); all of `monitorIds` when absent.
+     */
+    catchUp?: ReadonlyMap<string, string | null>;
+  },
 ): Promise<RefreshResult> {
   const options = context.options ?? DEFAULT_HISTORY_OPTIONS;
   const nowMs = context.now.getTime();
@@ -202,10 +215,14 @@ export async function refreshHistories(
 
   let requests = 0;
   let error: unknown = null;
-  await forEachLimited(monitorIds, context.concurrency, async (id) => {
+  const catchUps = context.catchUp ? monitorIds.filter((id) => context.catchUp!.has(id)) : monitorIds;
+  await forEachLimited(catchUps, context.concurrency, async (id) => {
     if (error !== null) return;
     try {
-      requests += await catchUp(id, histories.get(id)!, fetchPage, options);
+      const history = histories.get(id)!;
+      requests += await catchUp(id, history, fetchPage, options);
+      history.seenLastCheckedAt = context.catchUp?.get(id) ?? null;
+      history.caughtUpAt = context.now.toISOString();
     } catch (caught) {
       error ??= caught;
     }

@@ -55,15 +55,24 @@ export function brandColorVariables(value: unknown): string {
 }
 
 /**
- * Owner CSS made safe as the text of a <style> element. The element's raw text ends at the
- * first `</style` (any case), so every `</` becomes `<\/`: in CSS a backslash before `/` still
- * means `/`, so strings and selectors keep their meaning. Comment-like `<!--` and `-->` are
- * escaped the same way, and NUL is removed. It does not make the CSS itself harmless (it may
- * still load fonts or images): that is the page's Content-Security-Policy's job.
+ * Owner CSS made safe as the text of a <style> element, and already in the form a browser's HTML
+ * parser hands to the CSP check, so the hash of this text (the CSP's) is the hash of what the
+ * browser sees, for any input. The parser turns CRLF and lone CR into LF and NUL into U+FFFD, and
+ * the page is sent as UTF-8, where a lone surrogate becomes U+FFFD: all done here, once. The
+ * element's raw text ends at the first `</style` (any case), so every `</` becomes `<\/`: in CSS
+ * a backslash before `/` still means `/`, so strings and selectors keep their meaning. Comment-like
+ * `<!--` and `-->` are escaped the same way, and NUL is removed. It does not make the CSS itself
+ * harmless (it may still load fonts or images): that is the page's Content-Security-Policy's job.
  */
 export function embedCustomCss(css: string | null | undefined): string {
   if (typeof css !== 'string') return '';
-  return css.replaceAll('\u0000', '').replaceAll('</', '<\\/').replaceAll('<!--', '<\\!--').replaceAll('-->', '--\\>');
+  return css
+    .toWellFormed()
+    .replaceAll('\u0000', '')
+    .replace(/\r\n?/g, '\n')
+    .replaceAll('</', '<\\/')
+    .replaceAll('<!--', '<\\!--')
+    .replaceAll('-->', '--\\>');
 }
 
 const HTTP_PREFIX = /^https?:\/\//i;

@@ -33,7 +33,7 @@ export interface StatuspagePage {
   name: string;
   url: string;
   time_zone: 'Etc/UTC';
-  /** When the data was fetched from the API: its age, also while the API is down. */
+  /** When anything on the page last changed, from the data's own dates (see pageUpdatedAt). */
   updated_at: string;
 }
 
@@ -112,11 +112,16 @@ function firstInstant(...values: unknown[]): string | null {
   return null;
 }
 
+/** Stands in for `page.updated_at` when the data carries no readable date at all. */
+export const UNDATED = '1970-01-01T00:00:00.000Z';
+
 /**
  * When anything on the page last changed, as Statuspage means `page.updated_at`: the latest
- * `updated_at` of the page, its components, its latest incidents and its windows (the fetch time
- * when none is readable). Taken from the data, never the clock, so unchanged data gives the same
- * bytes (a static export rewrites nothing), and it stops moving while the API is unreachable.
+ * `updated_at` of the page, its components, its latest incidents and its windows; else when the
+ * page, or its organization, was created; else the Unix epoch. Only dates of the data, never the
+ * clock nor the fetch time nor a monitor's last check (it moves with every check, not with a
+ * change), so unchanged data gives the same bytes (a static export rewrites nothing) and it stops
+ * moving while the API is unreachable.
  */
 export function pageUpdatedAt(source: OutputSource): string {
   const all = components(source);
@@ -126,7 +131,8 @@ export function pageUpdatedAt(source: OutputSource): string {
     ...incidents(source, latestIncidents(source.context.incidents)).map((incident) => incident.updated_at),
     ...maintenances(source, null, 'newest').map((window) => window.updated_at),
   ];
-  return new Date(latestInstant(instants) ?? source.fetchedAt.getTime()).toISOString();
+  const latest = latestInstant(instants) ?? latestInstant([source.context.page.createdAt, source.organization?.createdAt]);
+  return latest === null ? UNDATED : new Date(latest).toISOString();
 }
 
 function pageObject(source: OutputSource): StatuspagePage {

@@ -1,9 +1,10 @@
 /**
- * The one inline script of the site, with the CSP hash that allows it. The hash is computed from
- * the exact source the layout inlines, so the two cannot drift apart.
+ * The one inline script of the site, with the CSP hash that allows it. The source is enhance.js
+ * minified at build time (see minify-inline.ts: the comments stay in the file, not in every page);
+ * the hash is computed from the exact text the layout inlines, so the two cannot drift apart.
  */
 import { createHash } from 'node:crypto';
-import source from './enhance.js?raw';
+import source from './enhance.js?minified';
 
 export interface InlineScript {
   source: string;

@@ -1,6 +1,8 @@
 /**
  * A real HTTP hop between Porchlight and the API that a test can turn bad: pass requests
- * through, rewrite JSON answers (odd records), answer garbage, answer 429, or refuse connections.
+ * through (method, body and rate-limit headers included), rewrite JSON answers (odd records),
+ * answer garbage, answer 429, or refuse connections. It counts every request, and keeps the
+ * method and path of each with its time, so tests and benchmarks can tell what was asked when.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,16 +21,22 @@ export interface ApiProxy {
   /** The Retry-After of its 429s in 'rate-limited' mode. */
   retryAfterSeconds: number;
   requests: number;
+  /** Every request received: `METHOD /api/v1/path?query` and when (epoch ms). */
+  log: { at: number; request: string }[];
   close(): Promise<void>;
 }
+
+/** Answer headers worth passing on: the API's rate-limit state and Retry-After. */
+const PASSED_HEADERS = /^(x-)?ratelimit-|^retry-after$/i;
 
 export async function startApiProxy(upstreamApiUrl: string): Promise<ApiProxy> {
   const upstream = new URL(upstreamApiUrl);
   const sockets = new Set<Socket>();
-  const proxy: ApiProxy = { url: '', mode: 'pass', rewrite: null, delayMs: 0, retryAfterSeconds: 3, requests: 0, close: async () => undefined };
+  const proxy: ApiProxy = { url: '', mode: 'pass', rewrite: null, delayMs: 0, retryAfterSeconds: 3, requests: 0, log: [], close: async () => undefined };
 
   async function forward(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     proxy.requests += 1;
+    proxy.log.push({ at: Date.now(), request: `${incoming.method ?? 'GET'} ${incoming.url ?? '/'}` });
     if (proxy.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, proxy.delayMs));
     if (proxy.mode === 'down') {
       incoming.socket.destroy();
@@ -42,13 +50,23 @@ export async function startApiProxy(upstreamApiUrl: string): Promise<ApiProxy> {
       outgoing.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(proxy.retryAfterSeconds) }).end('{"error":{"code":"rate_limited","message":"slow down"}}');
       return;
     }
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    const method = (incoming.method ?? 'GET') as 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+    const body = chunks.length > 0 ? Buffer.concat(chunks) : null;
     const answer = await request(new URL(incoming.url ?? '/', upstream.origin), {
-      method: 'GET',
-      headers: { authorization: incoming.headers.authorization ?? '', accept: 'application/json' },
+      method,
+      headers: {
+        authorization: incoming.headers.authorization ?? '',
+        accept: 'application/json',
+        ...(body ? { 'content-type': incoming.headers['content-type'] ?? 'application/json' } : {}),
+      },
+      body,
     });
     let text = await answer.body.text();
     if (proxy.rewrite && answer.statusCode === 200) text = JSON.stringify(proxy.rewrite(incoming.url ?? '', JSON.parse(text)));
-    outgoing.writeHead(answer.statusCode, { 'content-type': 'application/json' }).end(text);
+    const passed = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => PASSED_HEADERS.test(name)));
+    outgoing.writeHead(answer.statusCode, { ...passed, 'content-type': 'application/json' }).end(text);
   }
 
   const server = createServer((incoming, outgoing) => {

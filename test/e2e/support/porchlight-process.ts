@@ -87,6 +87,9 @@ export async function startPorchlightProcess(env: Record<string, string> = {}): 
       DATABASE_PATH: ':memory:',
       CACHE_DIR: ':memory:',
       CACHE_FRESH_SECONDS: '1',
+      // With push working the data is otherwise polled every 5 minutes only, and some changes
+      // (a new page, a renamed monitor) send no event.
+      PUSH_POLL_SECONDS: '1',
       // Many site processes cold-start against one demo key during a test run.
       RATE_LIMIT_PRO: '100000',
       PAGE_CACHE_SECONDS: '1',

@@ -109,3 +109,28 @@ describe('RefreshThrottle', () => {
     expect(starts).toBe(2);
   });
 });
+
+describe('RefreshThrottle during a burst', () => {
+  it('doubles the interval while requests keep coming, up to the cap, and resets after a quiet spell', async () => {
+    const { api, advance } = manualTimers();
+    const starts: number[] = [];
+    const throttle = new RefreshThrottle(async () => {
+      starts.push(api.now());
+    }, { intervalMs: 1000, maxIntervalMs: 5000, quietMs: 30_000, timers: api });
+    // A request every 500 ms for 30 s: a storm of pushes.
+    for (let at = 0; at < 30_000; at += 500) {
+      throttle.request();
+      await advance(500);
+    }
+    expect(starts.slice(0, 5)).toEqual([0, 1000, 3000, 7000, 12_000]);
+    expect(starts.length).toBeLessThanOrEqual(9);
+    // Quiet for longer than quietMs: the next request starts at once, and the one after a second later.
+    for (let step = 0; step < 4; step += 1) await advance(10_000);
+    const before = starts.length;
+    throttle.request();
+    await advance(0);
+    throttle.request();
+    await advance(1000);
+    expect(starts.slice(before)).toEqual([api.now() - 1000, api.now()]);
+  });
+});

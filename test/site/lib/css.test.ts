@@ -9,6 +9,7 @@ import {
   safeHttpUrl,
   safeLogoUrl,
 } from '../../../src/site/lib/css.ts';
+import { sha256Source } from '../../../src/site/security/csp.ts';
 
 describe('safeBrandColor', () => {
   it.each([
@@ -122,6 +123,39 @@ describe('embedCustomCss', () => {
     expect(output).not.toMatch(/<\//);
     expect(output).not.toMatch(/<!--|-->/);
     expect(output).not.toContain('\u0000');
+  });
+});
+
+/**
+ * What a browser hashes for a CSP check of a <style> element: the text after the HTML parser's
+ * input preprocessing (CRLF and lone CR become LF, NUL becomes U+FFFD) of the UTF-8 bytes sent.
+ */
+function asBrowserSees(text: string): string {
+  // Inside a document a BOM is an ordinary character.
+  const sent = new TextDecoder('utf-8', { ignoreBOM: true }).decode(new TextEncoder().encode(text));
+  return sent.replace(/\r\n?/g, '\n').replaceAll('\u0000', '\uFFFD');
+}
+
+describe('embedCustomCss: the hashed text is the text the browser sees', () => {
+  it.each([
+    ['CRLF', 'body {\r\n  color: red;\r\n}\r\n'],
+    ['lone CR', 'a {}\rb {}\r'],
+    ['CR before CRLF', 'a {}\r\r\nb {}'],
+    ['LF CR', 'a {}\n\rb {}'],
+    ['NUL and CR', 'a\u0000\r\n{}'],
+    ['lone surrogates', 'a::after { content: "\uD800x\uDFFF"; }'],
+    ['form feed, tab, vertical tab, other controls', 'a\f{}\tb\v{}\u0001\u007f\u0085\u2028'],
+    ['a BOM and non-ASCII', '\uFEFFp::before { content: "é 🔥 مرحبا"; }'],
+    ['an escape sequence of the end tag over CRLF', '<\r\n/style>'],
+  ])('%s', (_name, input) => {
+    const embedded = embedCustomCss(input);
+    expect(embedded).not.toContain('\r');
+    expect(asBrowserSees(embedded)).toBe(embedded);
+    expect(sha256Source(asBrowserSees(embedded))).toBe(sha256Source(embedded));
+  });
+
+  it('keeps the lines of a CRLF stylesheet, as LF', () => {
+    expect(embedCustomCss('a {}\r\nb {}\rc {}')).toBe('a {}\nb {}\nc {}');
   });
 });
 

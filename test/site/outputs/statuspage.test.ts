@@ -11,6 +11,7 @@ import {
   statuspageJson,
   statuspageOutputAt,
   summaryDocument,
+  UNDATED,
   unresolvedIncidentsDocument,
   upcomingMaintenancesDocument,
 } from '../../../src/site/outputs/statuspage.ts';
@@ -43,13 +44,43 @@ describe('the page object', () => {
     expect(statusDocument(source(snapshot(), { domain: true })).page.url).toBe('https://status.acme.test/');
   });
 
-  it('moves updated_at with a newer incident update, and falls back to the fetch time when no date is readable', () => {
+  it('moves updated_at with a newer incident update', () => {
     const base = snapshot();
     const first = base.incidents[0]!;
     const later = { ...base, incidents: [{ ...first, updates: [...first.updates, { id: 'u-new', status: 'identified', message: 'x', createdAt: '2026-11-22T11:30:00Z' }] }, ...base.incidents.slice(1)] };
     expect(statusDocument(source(later)).page.updated_at).toBe('2026-11-22T11:30:00.000Z');
-    const undated = snapshot({ incidents: [], maintenance: [], monitors: base.monitors.map((monitor) => ({ ...monitor, updatedAt: undefined, createdAt: undefined })), pages: base.pages.map((page) => ({ ...page, updatedAt: undefined, createdAt: undefined })) });
-    expect(statusDocument(source(undated)).page.updated_at).toBe(undated.fetchedAt.toISOString());
+  });
+
+  /** The page as an API that sends no record dates (the spec lists none for pages and monitors) gives it: nothing on it is dated. */
+  function undated(extra: Partial<Snapshot> = {}): Snapshot {
+    const base = snapshot();
+    return snapshot({
+      incidents: [],
+      maintenance: [],
+      monitors: base.monitors.map((monitor) => ({ ...monitor, updatedAt: undefined, createdAt: undefined, lastCheckedAt: '2026-11-22T11:59:00Z' })),
+      pages: base.pages.map((page) => ({ ...page, updatedAt: undefined, createdAt: undefined })),
+      ...extra,
+    });
+  }
+
+  it('with nothing on the page dated, falls back to when the organization was created, else the epoch: never the fetch or check time', () => {
+    const organization = { id: 'o1', name: 'Acme Cloud', slug: 'acme', logo: null, createdAt: '2025-06-01T08:00:00+02:00' };
+    expect(statusDocument(source(undated({ organization }))).page.updated_at).toBe('2025-06-01T06:00:00.000Z');
+    expect(statusDocument(source(undated())).page.updated_at).toBe(UNDATED);
+  });
+
+  it('gives the same bytes in every document for the same data fetched and checked again later', () => {
+    for (const data of [undated(), snapshot()]) {
+      const later: Snapshot = {
+        ...data,
+        fetchedAt: new Date(data.fetchedAt.getTime() + 3_600_000),
+        // A check that found nothing new moves lastCheckedAt only.
+        monitors: data.monitors.map((monitor) => ({ ...monitor, lastCheckedAt: '2026-11-22T11:59:30Z' })),
+      };
+      for (const output of STATUSPAGE_OUTPUTS) {
+        expect(statuspageJson(output, source(later)), output).toBe(statuspageJson(output, source(data)));
+      }
+    }
   });
 });
 

@@ -1,0 +1,69 @@
+/** What every CLI command is: its words, help, options, and a run that returns both outputs. */
+import type { ParseArgsConfig } from 'node:util';
+import type { ApiClient } from '../api/index.ts';
+import { UsageError } from './cli-error.ts';
+import type { Connection } from './connection.ts';
+
+export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+export interface CommandInput {
+  values: OptionValues;
+  positionals: string[];
+}
+
+export interface CommandContext {
+  client: ApiClient;
+  connection: Connection;
+  now: Date;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Aligned text for people, and the documented JSON shape for scripts (docs/during-an-incident.md). */
+export interface Output {
+  human: string;
+  json: unknown;
+}
+
+export interface Command {
+  /** e.g. ['incident', 'open'] */
+  words: readonly string[];
+  summary: string;
+  /** After `porchlight <words>`, e.g. `ID --status STATUS --message TEXT`. */
+  usage: string;
+  /** One line per option: `--title TEXT   what it is`. */
+  optionHelp: readonly string[];
+  options: OptionSpec;
+  examples: readonly string[];
+  /** Positional arguments this command takes (exactly). */
+  positionals: readonly string[];
+  run(context: CommandContext, input: CommandInput): Promise<Output>;
+}
+
+export function text(values: OptionValues, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function required(values: OptionValues, name: string): string {
+  const value = text(values, name);
+  if (value === undefined || !value.trim()) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+export function texts(values: OptionValues, name: string): string[] {
+  const value = values[name];
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  return typeof value === 'string' ? [value] : [];
+}
+
+export function flag(values: OptionValues, name: string): boolean {
+  return values[name] === true;
+}
+
+/** Checks a value against a closed list, naming the flag and the choices. */
+export function oneOf<T extends string>(value: string, choices: readonly T[], name: string): T {
+  const found = choices.find((choice) => choice === value.trim().toLowerCase());
+  if (!found) throw new UsageError(`--${name} must be one of ${choices.join(', ')} (got "${value}")`);
+  return found;
+}

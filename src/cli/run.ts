@@ -1,0 +1,105 @@
+/**
+ * One CLI invocation: find the command, parse its flags, reach the API, print. Returns the exit
+ * code; every failure becomes one line on stderr (describe-error.ts), never a stack trace.
+ */
+import { parseArgs } from 'node:util';
+import { createClient, type ApiClient } from '../api/index.ts';
+import { EXIT_OK, EXIT_USAGE, UsageError } from './cli-error.ts';
+import type { Command, OptionSpec } from './command.ts';
+import { COMMANDS } from './commands/index.ts';
+import { resolveConnection, type Connection } from './connection.ts';
+import { describeError } from './describe-error.ts';
+import { commandHelp, groupHelp, overviewHelp } from './help.ts';
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+  now(): Date;
+}
+
+const GLOBAL_OPTIONS: OptionSpec = {
+  json: { type: 'boolean' },
+  'api-url': { type: 'string' },
+  'api-key-file': { type: 'string' },
+  'site-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  // Only so it can be refused with a reason rather than "unknown option".
+  'api-key': { type: 'string' },
+};
+
+/** The longest run of leading words that names a command; the rest are its arguments. */
+function findCommand(argv: readonly string[]): { command: Command | null; rest: string[]; group: Command[] } {
+  const [first, second] = argv;
+  const exact = COMMANDS.find((command) => command.words.length === 2 ? command.words[0] === first && command.words[1] === second : command.words[0] === first);
+  if (exact) return { command: exact, rest: argv.slice(exact.words.length), group: [] };
+  return { command: null, rest: [], group: COMMANDS.filter((command) => command.words.length === 2 && command.words[0] === first) };
+}
+
+function parseFlags(command: Command, rest: string[]) {
+  try {
+    return parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
+  } catch (error) {
+    // parseArgs' messages are one line and name the flag; its `To specify a positional…` hint is noise here.
+    const message = error instanceof Error ? (error.message.split('\n')[0] ?? '').replace(/\. To specify.*$/, '') : String(error);
+    throw new UsageError(message);
+  }
+}
+
+export async function runCli(argv: readonly string[], io: Io): Promise<number> {
+  let connection: Connection | null = null;
+  let client: ApiClient | null = null;
+  let command: Command | null = null;
+  try {
+    const found = findCommand(argv);
+    command = found.command;
+    if (!command) {
+      const [first] = argv;
+      if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
+        io.out(overviewHelp(COMMANDS));
+        return EXIT_OK;
+      }
+      if (found.group.length > 0) {
+        const second = argv[1];
+        if (second === undefined || second === '--help' || second === '-h') {
+          io.out(groupHelp(first, found.group));
+          return EXIT_OK;
+        }
+        throw new UsageError(`unknown command "${first} ${second}"; try: ${found.group.map((c) => c.words.join(' ')).join(', ')}`);
+      }
+      throw new UsageError(`unknown command "${first}"; run porchlight --help`);
+    }
+    const { values, positionals } = parseFlags(command, found.rest);
+    if (values.help === true) {
+      io.out(commandHelp(command));
+      return EXIT_OK;
+    }
+    if (values['api-key'] !== undefined) {
+      throw new UsageError('the API key is never taken as a flag value (shell history, ps); set STATUS_API_KEY or use --api-key-file FILE');
+    }
+    if (positionals.length !== command.positionals.length) {
+      const wanted = command.positionals.length === 0 ? 'no arguments' : command.positionals.join(' ');
+      throw new UsageError(`porchlight ${command.words.join(' ')} takes ${wanted}${positionals.length > 0 ? ` (got ${positionals.join(' ')})` : ''}`);
+    }
+    const str = (name: string) => (typeof values[name] === 'string' ? values[name] : undefined);
+    connection = await resolveConnection({ apiUrl: str('api-url'), apiKeyFile: str('api-key-file'), siteUrl: str('site-url') }, io.env);
+    // No retries: during an incident a clear failure now beats a silent wait; scripts retry on exit 1.
+    client = createClient({
+      baseUrl: connection.apiUrl,
+      apiKey: connection.apiKey,
+      maxRetries: 0,
+      timeouts: { totalMs: 15_000 },
+      logger: { warn: (message) => io.err(`porchlight: warning: ${message}`) },
+    });
+    const output = await command.run({ client, connection, now: io.now(), env: io.env }, { values, positionals });
+    io.out(values.json === true ? JSON.stringify(output.json, null, 2) : output.human);
+    return EXIT_OK;
+  } catch (error) {
+    const failure = describeError(error, connection?.apiUrl ?? null);
+    const hint = failure.exitCode === EXIT_USAGE && command ? ` (see porchlight ${command.words.join(' ')} --help)` : '';
+    io.err(`porchlight: ${failure.message}${hint}`);
+    return failure.exitCode;
+  } finally {
+    await client?.close().catch(() => undefined);
+  }
+}
