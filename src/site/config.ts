@@ -4,6 +4,15 @@
  * start-up with one line naming the variable; pages then read `siteConfig()`.
  */
 import { z } from 'zod';
+import {
+  DEFAULT_LANGUAGE_SETTINGS,
+  localeListSetting,
+  localeSetting,
+  pageLocalesSetting,
+  pageTimeZonesSetting,
+  timeZoneSetting,
+  type LanguageSettings,
+} from './i18n/settings.ts';
 
 export const THEMES = ['default', 'dark', 'high-contrast'] as const;
 export type ThemeName = (typeof THEMES)[number];
@@ -35,6 +44,11 @@ const siteEnvSchema = z
     HISTORY_BACKFILL_PAGES: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0).max(1000).default(20),
     CACHE_DIR: z.string().trim().min(1).default('./data/cache'),
     SITE_PUBLIC_URL: publicUrl.optional(),
+    SITE_LOCALE: localeSetting.optional(),
+    SITE_LOCALES: localeListSetting.optional(),
+    PAGE_LOCALES: pageLocalesSetting.optional(),
+    SITE_TIME_ZONE: timeZoneSetting.optional(),
+    PAGE_TIME_ZONES: pageTimeZonesSetting.optional(),
     /** Set by the launcher (or the exporter) once it knows whether subscriptions run. */
     SUBSCRIPTIONS: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).optional(),
     /** Set by the exporter: static pages post their form to the server at this origin. */
@@ -47,7 +61,28 @@ const siteEnvSchema = z
     if (env.STATUS_API_URL && !env.STATUS_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['STATUS_API_KEY'], message: 'is required when STATUS_API_URL is set' });
     }
+    // A page's default language is always offered: it is the one at the page's own address.
+    const offered = env.SITE_LOCALES;
+    if (offered && env.SITE_LOCALE && !offered.includes(env.SITE_LOCALE)) {
+      ctx.addIssue({ code: 'custom', path: ['SITE_LOCALES'], message: `must include SITE_LOCALE (${env.SITE_LOCALE})` });
+    }
+    for (const [slug, locale] of env.PAGE_LOCALES ?? []) {
+      if (offered && !offered.includes(locale)) ctx.addIssue({ code: 'custom', path: ['PAGE_LOCALES'], message: `gives ${slug} ${locale}, which SITE_LOCALES does not list` });
+    }
   });
+
+/** The language settings of a parsed environment, defaults filled in. */
+export function languageSettings(env: SiteEnv): LanguageSettings {
+  const siteLocale = env.SITE_LOCALE ?? DEFAULT_LANGUAGE_SETTINGS.siteLocale;
+  const listed = env.SITE_LOCALES ?? DEFAULT_LANGUAGE_SETTINGS.siteLocales;
+  return {
+    siteLocale,
+    siteLocales: listed.includes(siteLocale) ? listed : [siteLocale, ...listed],
+    pageLocales: env.PAGE_LOCALES ?? DEFAULT_LANGUAGE_SETTINGS.pageLocales,
+    siteTimeZone: env.SITE_TIME_ZONE ?? DEFAULT_LANGUAGE_SETTINGS.siteTimeZone,
+    pageTimeZones: env.PAGE_TIME_ZONES ?? DEFAULT_LANGUAGE_SETTINGS.pageTimeZones,
+  };
+}
 
 export interface SiteConfig {
   apiUrl: string;
@@ -66,6 +101,8 @@ export interface SiteConfig {
    * absolute links feeds, JSON and snippets need; null: taken from each request.
    */
   publicUrl: string | null;
+  /** Languages and time zones of the pages (i18n/settings.ts). */
+  languages: LanguageSettings;
   /** Whether pages show the e-mail subscription form. */
   subscriptions: boolean;
   /** Null: the form posts to the page's own `subscribe` route; else to the page's route there. */
@@ -117,6 +154,7 @@ export function siteConfig(): SiteConfig {
     backfillPages: env.HISTORY_BACKFILL_PAGES,
     cacheDir: env.CACHE_DIR,
     publicUrl: env.SITE_PUBLIC_URL ?? null,
+    languages: languageSettings(env),
     subscriptions: env.SUBSCRIPTIONS === 'true' || env.SUBSCRIPTIONS === '1',
     subscribeFormOrigin: env.SUBSCRIBE_FORM_ORIGIN ?? null,
   };

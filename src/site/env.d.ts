@@ -24,5 +24,9 @@ declare namespace App {
     sitePath: string;
     /** The static exporter is asking (src/export/): the export index answers only then. */
     exporting: boolean;
+    /** The language a page address named (/acme/de/ names 'de'; the middleware strips it), or null. */
+    locale: import('./i18n/locales.ts').Locale | null;
+    /** The words and formats this response speaks: the site's default until a page is resolved. */
+    i18n: import('./i18n/translator.ts').Translator;
   }
 }

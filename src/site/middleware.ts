@@ -13,9 +13,23 @@ import { BASE_PATH_HEADER, EXPORT_HEADER, normalizeBasePath } from './view/inter
 import { HOST_OUTPUT_PATHS } from './view/page-outputs.ts';
 import { findPageByHost } from './view/routing.ts';
 import { siteConfig } from './config.ts';
+import type { Locale } from './i18n/locales.ts';
+import { translator } from './i18n/translator.ts';
+import { splitLocalePath } from './view/languages.ts';
 
 /** Paths answered without status data (readiness asks for it itself, without waiting). */
 const WITHOUT_DATA = new Set(['/healthz', '/readyz']);
+
+/**
+ * `/<slug>/<language>/<rest>` as the route `/<slug>/<rest>` and the language it names
+ * (view/languages.ts); null when the path names none. Whether the page offers it is the
+ * route's question (resolve-page.ts).
+ */
+function withoutLocale(path: string): { path: string; locale: Locale } | null {
+  const match = /^\/([^/]+)\/(.*)$/.exec(path);
+  const split = match ? splitLocalePath(match[2] ?? '') : null;
+  return match && split ? { path: `/${match[1]}/${split.rest}`, locale: split.locale } : null;
+}
 
 const site = defineMiddleware(async (context, next) => {
   context.locals.data = null;
@@ -27,6 +41,9 @@ const site = defineMiddleware(async (context, next) => {
   // Only the exporter sends these (the front server drops them from clients).
   context.locals.sitePath = normalizeBasePath(context.request.headers.get(BASE_PATH_HEADER)) ?? '';
   context.locals.exporting = context.request.headers.has(EXPORT_HEADER);
+  context.locals.locale = null;
+  const { languages } = siteConfig();
+  context.locals.i18n = translator(languages.siteLocale, languages.siteTimeZone);
 
   let response: Response;
   const { pathname, search } = context.url;
@@ -46,13 +63,14 @@ const site = defineMiddleware(async (context, next) => {
       // robots.txt and sitemap.xml belong to the host: the domain's own, about its one page.
       context.locals.domainPage = page;
       response = await next();
-    } else if (page) {
-      // On its own domain a page lives at the root: /incidents/1 is /<slug>/incidents/1.
-      context.locals.domainPage = page;
-      const inner = pathname === '/' ? '' : pathname;
-      response = await next(new URL(`/${encodeURIComponent(page.slug)}${inner}${search}`, context.url));
     } else {
-      response = await next();
+      // On its own domain a page lives at the root: /incidents/1 is /<slug>/incidents/1.
+      if (page) context.locals.domainPage = page;
+      const target = page ? `/${encodeURIComponent(page.slug)}${pathname === '/' ? '' : pathname}` : pathname;
+      const routed = withoutLocale(target);
+      if (routed) context.locals.locale = routed.locale;
+      const path = routed?.path ?? target;
+      response = path === pathname ? await next() : await next(new URL(`${path}${search}`, context.url));
     }
   }
 

@@ -34,6 +34,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
     test.use({ colorScheme });
 
     test('axe finds no WCAG 2.2 A/AA violation on any template', async ({ page, porchlight }) => {
+      // Four axe runs (each page now with its language switcher): 30 to 40 s on a busy 2-core machine.
+      test.setTimeout(90_000);
       for (const template of await templates(porchlight)) {
         await page.goto(template.path);
         const results = await new AxeBuilder({ page }).withTags(WCAG_AA).analyze();

@@ -43,7 +43,10 @@ test.afterAll(async () => {
 });
 
 /** A page file in the main tree and in the custom domain's tree. */
-const inBothTrees = (...files: string[]) => files.flatMap((file) => [`acme/${file}`, `${DOMAIN_TREE}/${file}`]).sort();
+/** Each language the exporter writes (support/export-process.ts: en at the root, ar below it) changes alike. */
+const LANGUAGE_FOLDERS = ['', 'ar/'];
+const inBothTrees = (...files: string[]) =>
+  files.flatMap((file) => LANGUAGE_FOLDERS.flatMap((language) => [`acme/${language}${file}`, `${DOMAIN_TREE}/${language}${file}`])).sort();
 
 /**
  * Machine-readable outputs (PAGE_OUTPUTS, component badges, each tree's robots.txt and sitemap)
@@ -108,7 +111,8 @@ test.describe('re-exporting after changes', () => {
     incident = await api.incidents.create({ title: 'Slow sign-ins', message: 'Sign-ins take several seconds.', severity: 'minor', monitorIds: [website] });
     const before = await exportManifest(out);
     const { pages, removed } = await reexport();
-    expect(pages).toEqual(inBothTrees('index.html', `incidents/${incident.id}/index.html`, ...historyOf(incident.startedAt.slice(0, 7), before)));
+    // The Website's day-by-day page counts today's incidents too.
+    expect(pages).toEqual(inBothTrees('index.html', `incidents/${incident.id}/index.html`, `components/${website}/index.html`, ...historyOf(incident.startedAt.slice(0, 7), before)));
     expect(removed).toEqual([]);
   });
 
@@ -125,7 +129,7 @@ test.describe('re-exporting after changes', () => {
     expect(pages).toEqual(inBothTrees('index.html', `incidents/${incident.id}/index.html`, ...historyOf(incident.startedAt.slice(0, 7), before)));
   });
 
-  test('a monitor going down rewrites the status page only', async () => {
+  test('a monitor going down rewrites the status page and its own day-by-day page only', async () => {
     const closedPort = await new Promise<number>((resolve) => {
       const server = createServer().listen(0, '127.0.0.1', () => {
         const { port } = server.address() as { port: number };
@@ -140,7 +144,7 @@ test.describe('re-exporting after changes', () => {
     await api.monitors.run(probe.id);
     expect((await api.monitors.get(probe.id)).currentStatus).toBe('down');
     const { pages, removed } = await reexport();
-    expect(pages).toEqual(inBothTrees('index.html'));
+    expect(pages).toEqual(inBothTrees('index.html', `components/${probe.id}/index.html`));
     expect(removed).toEqual([]);
   });
 
@@ -151,7 +155,9 @@ test.describe('re-exporting after changes', () => {
     await expect(stat(path.join(out, 'acme/incidents', incident.id))).rejects.toThrow();
     const history = historyOf(incident.startedAt.slice(0, 7), new Map([...before].filter(([file]) => !file.includes(incident.id))));
     // Its month page may go too, when it was the month's only incident.
-    expect(pages).toEqual(inBothTrees('index.html', ...history).filter((file) => !removed.includes(file)));
+    // The Website's day-by-day page no longer counts it.
+    const website = acme.monitors.find((link) => link.displayName === 'Website')!.monitorId;
+    expect(pages).toEqual(inBothTrees('index.html', `components/${website}/index.html`, ...history).filter((file) => !removed.includes(file)));
   });
 });
 

@@ -8,7 +8,7 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 
-const DAY_TEXT = /^\d{1,2} \w{3} \d{4}: (\d+\.\d{2}% uptime|no data), (no incidents|\d+ incidents?)$/;
+const DAY_TEXT = /^\d{1,2} \w{3,4} \d{4}: (\d+\.\d{2}% uptime|no data), (no incidents|\d+ incidents?)$/;
 
 test.use({ javaScriptEnabled: false });
 

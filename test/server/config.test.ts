@@ -1,6 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { loadLauncherConfig } from '../../src/server/config.ts';
-import { ConfigError } from '../../src/site/config.ts';
+import { ConfigError, languageSettings } from '../../src/site/config.ts';
+import { SHIPPED_LOCALES } from '../../src/site/i18n/locales.ts';
+import { pageLanguage } from '../../src/site/i18n/settings.ts';
+
+describe('language settings', () => {
+  it('default to English and UTC for every page, offering every shipped language', () => {
+    const settings = languageSettings(loadLauncherConfig({}).site);
+    expect(pageLanguage(settings, 'acme')).toEqual({ locale: 'en', offered: SHIPPED_LOCALES, timeZone: 'UTC' });
+  });
+
+  it('read a page default, the offered list (default first) and zones, case-insensitively', () => {
+    const settings = languageSettings(loadLauncherConfig({ SITE_LOCALE: 'DE', SITE_LOCALES: 'de, en ,pt-br,ar', PAGE_LOCALES: 'acme=ar, beta=pt-BR', SITE_TIME_ZONE: 'europe/berlin', PAGE_TIME_ZONES: 'acme=Asia/Riyadh' }).site);
+    expect(pageLanguage(settings, 'acme')).toEqual({ locale: 'ar', offered: ['ar', 'de', 'en', 'pt-BR'], timeZone: 'Asia/Riyadh' });
+    expect(pageLanguage(settings, 'beta')).toEqual({ locale: 'pt-BR', offered: ['pt-BR', 'de', 'en', 'ar'], timeZone: 'Europe/Berlin' });
+    expect(pageLanguage(settings, 'other')).toEqual({ locale: 'de', offered: ['de', 'en', 'pt-BR', 'ar'], timeZone: 'Europe/Berlin' });
+  });
+});
 
 describe('launcher configuration', () => {
   it('has working defaults: the embedded API and the demo', () => {
@@ -27,6 +43,14 @@ describe('launcher configuration', () => {
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent$/],
     [{ PUSH_UPDATES: 'sometimes' }, /^PUSH_UPDATES must be true or false$/],
     [{ PUSH_TOKEN: 'too-short' }, /^PUSH_TOKEN must be 32 to 128 letters, digits, - or _$/],
+    [{ SITE_LOCALE: 'klingon' }, /^SITE_LOCALE must be one of en, de, fr, es, pt-BR, it, nl, pl, ja, zh-CN, ko, ar, got "klingon"$/],
+    [{ SITE_LOCALES: 'en,xx' }, /^SITE_LOCALES names "xx", which is not one of en, de/],
+    [{ SITE_LOCALES: ' , ' }, /^SITE_LOCALES must name at least one language$/],
+    [{ SITE_LOCALE: 'de', SITE_LOCALES: 'en,fr' }, /^SITE_LOCALES must include SITE_LOCALE \(de\)$/],
+    [{ PAGE_LOCALES: 'acme' }, /^PAGE_LOCALES must be slug=value pairs separated by commas, each value one of en, .*; "acme" is not$/],
+    [{ PAGE_LOCALES: 'acme=ar', SITE_LOCALES: 'en,de' }, /^PAGE_LOCALES gives acme ar, which SITE_LOCALES does not list$/],
+    [{ SITE_TIME_ZONE: 'Mars/Olympus' }, /^SITE_TIME_ZONE must be an IANA time zone such as Europe\/Berlin, got "Mars\/Olympus"$/],
+    [{ PAGE_TIME_ZONES: 'acme=Nowhere' }, /^PAGE_TIME_ZONES must be slug=value pairs .* an IANA time zone; "acme=Nowhere" is not$/],
   ])('%j is refused with one line naming the variable', (env, message) => {
     const error = (() => {
       try {

@@ -1,12 +1,13 @@
 /**
- * The one module that turns instants into words for the status pages. Always UTC, and
- * independent of the server's TZ by construction: calendar fields come from getUTC* only, and
- * distances from millisecond differences. date-fns supplies the English wording of distances;
- * its own formatDistance is not used because it adjusts for the process zone's DST offsets.
- * Invalid input never throws: each function answers a readable fallback instead.
+ * Instants in words, in English and UTC: the language-neutral outputs (Statuspage JSON) and
+ * the tests read these. Pages take the same words in their own language and zone from their
+ * translator (i18n/translator.ts), which these wrap: one rule for every language. Distances are
+ * computed from millisecond differences, never from the process zone. Invalid input never
+ * throws: each function answers a readable fallback instead.
  */
 import type { FormatDistanceToken } from 'date-fns';
 import { enUS } from 'date-fns/locale/en-US';
+import { translator } from '../i18n/translator.ts';
 import { parseInstant } from './time.ts';
 
 export const UNKNOWN_TIME = 'unknown time';
@@ -14,21 +15,9 @@ export const UNKNOWN_DATE = 'unknown date';
 export const UNKNOWN_MONTH = 'unknown month';
 export const UNKNOWN_DURATION = 'unknown duration';
 
-const MONTHS = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
-] as const;
-
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-
-const pad2 = (value: number): string => String(value).padStart(2, '0');
-
-function monthName(index: number, short: boolean): string {
-  const name = MONTHS[index] ?? '';
-  return short ? name.slice(0, 3) : name;
-}
 
 /** Full ISO 8601 UTC string for a `datetime` attribute; null when the input is not an instant. */
 export function isoString(value: unknown): string | null {
@@ -36,29 +25,22 @@ export function isoString(value: unknown): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-/** "22 Nov 2026" */
+/** "22 Nov 2026" (the UTC day). */
 export function formatDate(value: unknown): string {
   const ms = parseInstant(value);
-  if (ms === null) return UNKNOWN_DATE;
-  const date = new Date(ms);
-  return `${date.getUTCDate()} ${monthName(date.getUTCMonth(), true)} ${date.getUTCFullYear()}`;
+  return ms === null ? UNKNOWN_DATE : translator().day(new Date(ms).toISOString().slice(0, 10));
 }
 
 /** "22 Nov 2026, 14:05 UTC" */
 export function formatDateTime(value: unknown): string {
-  const ms = parseInstant(value);
-  if (ms === null) return UNKNOWN_TIME;
-  const date = new Date(ms);
-  return `${formatDate(ms)}, ${pad2(date.getUTCHours())}:${pad2(date.getUTCMinutes())} UTC`;
+  return parseInstant(value) === null ? UNKNOWN_TIME : translator().dateTime(value);
 }
 
 const MONTH_KEY = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
 /** "November 2026" for '2026-11'. */
 export function formatMonth(monthKey: unknown): string {
-  const match = typeof monthKey === 'string' ? MONTH_KEY.exec(monthKey) : null;
-  if (!match) return UNKNOWN_MONTH;
-  return `${monthName(Number(match[2]) - 1, false)} ${match[1]}`;
+  return typeof monthKey === 'string' && MONTH_KEY.test(monthKey) ? translator().month(monthKey) : UNKNOWN_MONTH;
 }
 
 /** Largest whole unit that fits, floored so a distance is never overstated. */
@@ -72,14 +54,16 @@ function distanceToken(absMs: number): { token: FormatDistanceToken; count: numb
 }
 
 /**
- * "5 minutes ago", "in 3 days", "less than a minute ago". Months count as 30 days and years as
- * 365, which is exact enough for a status page and needs no calendar.
+ * "5 minutes ago", "in 3 days", "now" (under a minute either way, as Intl.RelativeTimeFormat says
+ * it in enhance.js). Months count as 30 days and years as 365, which is exact enough for a
+ * status page and needs no calendar.
  */
 export function formatRelative(value: unknown, now: Date): string {
   const ms = parseInstant(value);
   const base = parseInstant(now);
   if (ms === null || base === null) return UNKNOWN_TIME;
   const diff = ms - base;
+  if (Math.abs(diff) < MINUTE) return 'now';
   const { token, count } = distanceToken(Math.abs(diff));
   return enUS.formatDistance(token, count, { addSuffix: true, comparison: diff > 0 ? 1 : -1 });
 }
@@ -87,21 +71,21 @@ export function formatRelative(value: unknown, now: Date): string {
 /** Clock skew between the API and the site may put a start slightly after `now`. */
 const SKEW_TOLERANCE = MINUTE;
 
-/**
- * Length of an interval in at most its two largest units: "3 d 4 h", "2 h 15 min", "45 min",
- * "< 1 min". An open interval (end null) runs until `now`. Floored to whole minutes.
- */
-export function formatDuration(start: unknown, end: unknown, now: Date): string {
+/** Whole days, hours and minutes of an interval; 'underMinute' below one; null when unreadable. */
+export type DurationParts = { days: number; hours: number; minutes: number } | 'underMinute';
+
+/** An open interval (end null) runs until `now`. Floored to whole minutes. */
+export function durationParts(start: unknown, end: unknown, now: Date): DurationParts | null {
   const startMs = parseInstant(start);
   const endMs = end === null || end === undefined ? parseInstant(now) : parseInstant(end);
-  if (startMs === null || endMs === null) return UNKNOWN_DURATION;
+  if (startMs === null || endMs === null) return null;
   const length = endMs - startMs;
-  if (length < -SKEW_TOLERANCE) return UNKNOWN_DURATION;
-  if (length < MINUTE) return '< 1 min';
-  const days = Math.floor(length / DAY);
-  const hours = Math.floor((length % DAY) / HOUR);
-  const minutes = Math.floor((length % HOUR) / MINUTE);
-  if (days > 0) return hours > 0 ? `${days} d ${hours} h` : `${days} d`;
-  if (hours > 0) return minutes > 0 ? `${hours} h ${minutes} min` : `${hours} h`;
-  return `${minutes} min`;
+  if (length < -SKEW_TOLERANCE) return null;
+  if (length < MINUTE) return 'underMinute';
+  return { days: Math.floor(length / DAY), hours: Math.floor((length % DAY) / HOUR), minutes: Math.floor((length % HOUR) / MINUTE) };
+}
+
+/** "3 d 4 h", "2 h 15 min", "45 min", "< 1 min": at most the two largest units. */
+export function formatDuration(start: unknown, end: unknown, now: Date): string {
+  return translator().duration(durationParts(start, end, now));
 }

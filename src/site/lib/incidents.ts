@@ -10,6 +10,7 @@
  * - An incident is active until its status is 'resolved'; its status, not resolvedAt, decides.
  * - Orders are newest first; entries with an unreadable date go last; ties keep a fixed order.
  */
+import { translator, type Translator } from '../i18n/translator.ts';
 import {
   INCIDENT_SEVERITIES,
   INCIDENT_STATUSES,
@@ -30,25 +31,13 @@ export const normalizeIncidentStatus: (value: unknown) => IncidentStatus = enumR
 
 export const normalizeSeverity: (value: unknown) => IncidentSeverity = enumReader(INCIDENT_SEVERITIES, 'major');
 
-const STATUS_LABELS: Record<IncidentStatus, string> = {
-  investigating: 'Investigating',
-  identified: 'Identified',
-  monitoring: 'Monitoring',
-  resolved: 'Resolved',
-};
-
-const SEVERITY_LABELS: Record<IncidentSeverity, string> = {
-  minor: 'Minor',
-  major: 'Major',
-  critical: 'Critical',
-};
-
-export function incidentStatusLabel(status: unknown): string {
-  return STATUS_LABELS[normalizeIncidentStatus(status)];
+/** The status in the translator's language (English by default, as the language-neutral JSON says it). */
+export function incidentStatusLabel(status: unknown, i18n: Translator = translator()): string {
+  return i18n.t(`incident.${normalizeIncidentStatus(status)}`);
 }
 
-export function severityLabel(severity: unknown): string {
-  return SEVERITY_LABELS[normalizeSeverity(severity)];
+export function severityLabel(severity: unknown, i18n: Translator = translator()): string {
+  return i18n.t(`severity.${normalizeSeverity(severity)}`);
 }
 
 export function isIncidentActive(incident: Pick<Incident, 'status'>): boolean {

@@ -22,6 +22,7 @@
  * Incident severities are normalized as in incidents.ts (unknown strings count as major).
  */
 import { MONITOR_STATUSES, type MonitorStatus } from '../../contract/index.ts';
+import { translator, type Translator } from '../i18n/translator.ts';
 import { normalizeSeverity } from './incidents.ts';
 import { enumReader } from './normalize-enum.ts';
 
@@ -29,8 +30,13 @@ export type MonitorHealth = MonitorStatus | 'unknown';
 
 export type OverallLevel = 'operational' | 'degraded' | 'partial_outage' | 'major_outage' | 'maintenance';
 
+/** Which sentence says the level: its own, or 'unknown' when only unknown monitors lower it. */
+export type OverallWording = OverallLevel | 'unknown';
+
 export interface OverallStatus {
   level: OverallLevel;
+  wording: OverallWording;
+  /** In English; pages say it in their language from `wording`. */
   label: string;
 }
 
@@ -45,18 +51,9 @@ export interface OverallStatusInput {
 
 export const normalizeMonitorStatus: (value: unknown) => MonitorHealth = enumReader(MONITOR_STATUSES, 'unknown');
 
-const MONITOR_LABELS: Record<MonitorHealth, string> = {
-  up: 'Operational',
-  down: 'Down',
-  degraded: 'Degraded performance',
-  maintenance: 'Under maintenance',
-  paused: 'Paused',
-  pending: 'Awaiting first check',
-  unknown: 'Status unknown',
-};
-
-export function monitorStatusLabel(status: MonitorHealth): string {
-  return MONITOR_LABELS[status];
+/** The health in the translator's language (English by default). */
+export function monitorStatusLabel(status: MonitorHealth, i18n: Translator = translator()): string {
+  return i18n.t(`health.${status}`);
 }
 
 export interface MonitorHealthSource {
@@ -75,22 +72,13 @@ export function monitorHealth(monitor: MonitorHealthSource, underMaintenance: bo
   return normalizeMonitorStatus(monitor.currentStatus ?? monitor.lastStatus);
 }
 
-const OVERALL_LABELS: Record<OverallLevel, string> = {
-  operational: 'All systems operational',
-  degraded: 'Degraded performance',
-  partial_outage: 'Partial outage',
-  major_outage: 'Major outage',
-  maintenance: 'Under maintenance',
-};
-
-const UNKNOWN_ONLY_LABEL = 'Some systems have an unknown status';
-
-function overall(level: OverallLevel, label = OVERALL_LABELS[level]): OverallStatus {
-  return { level, label };
+function overall(level: OverallLevel, wording: OverallWording = level): OverallStatus {
+  return { level, wording, label: overallStatusLabel(wording) };
 }
 
-export function overallStatusLabel(level: OverallLevel): string {
-  return OVERALL_LABELS[level];
+/** The banner's words for a level (or for 'unknown', see rule 3) in the translator's language. */
+export function overallStatusLabel(wording: OverallWording, i18n: Translator = translator()): string {
+  return i18n.t(`overall.${wording}`);
 }
 
 export function computeOverallStatus(input: OverallStatusInput): OverallStatus {
@@ -102,7 +90,7 @@ export function computeOverallStatus(input: OverallStatusInput): OverallStatus {
   if (severities.has('critical') || (counts.down > 0 && counts.down === counted)) return overall('major_outage');
   if (counts.down > 0 || severities.has('major')) return overall('partial_outage');
   if (counts.degraded > 0 || severities.has('minor')) return overall('degraded');
-  if (counts.unknown > 0) return overall('degraded', UNKNOWN_ONLY_LABEL);
+  if (counts.unknown > 0) return overall('degraded', 'unknown');
   if (input.runningMaintenance.length > 0 || counts.maintenance > 0) return overall('maintenance');
   return overall('operational');
 }

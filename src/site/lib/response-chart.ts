@@ -10,6 +10,7 @@
  * - min, max, avg, p95 (nearest rank) and latest are over all kept points, not the buckets,
  *   in the API's latency unit (milliseconds for this service).
  */
+import { translator, type Translator } from '../i18n/translator.ts';
 import { nowMs, parseInstant } from './time.ts';
 
 export interface LatencyPoint {
@@ -135,7 +136,7 @@ export function responseTimeChart(points: readonly LatencyPoint[], options: Resp
 }
 
 /** "123 ms"; whole milliseconds. */
-export function formatLatency(milliseconds: number | null | undefined): string {
-  if (typeof milliseconds !== 'number' || !Number.isFinite(milliseconds) || milliseconds < 0) return 'No data';
-  return `${Math.round(milliseconds)} ms`;
+export function formatLatency(milliseconds: number | null | undefined, i18n: Translator = translator()): string {
+  if (typeof milliseconds !== 'number' || !Number.isFinite(milliseconds) || milliseconds < 0) return i18n.t('monitors.noData');
+  return i18n.milliseconds(milliseconds);
 }

@@ -12,6 +12,7 @@
  * - The raw checks can be folded into per-day counters (aggregateChecksByDay) and counters
  *   merged (mergeDayAggregates), so a cache can keep counters instead of checks.
  */
+import { translator, type Translator } from '../i18n/translator.ts';
 import { lastUtcDayStarts, parseInstant, utcDayKey } from './time.ts';
 
 export interface DayCounter {
@@ -114,16 +115,16 @@ export function windowUptime(days: readonly Pick<DailyUptime, 'checks' | 'up'>[]
   return checks > 0 ? (up / checks) * 100 : null;
 }
 
-export const NO_UPTIME_DATA = 'No data';
+export const NO_UPTIME_DATA = translator().t('monitors.noData');
 
 /**
  * "99.95%": floored to two decimals so 99.999% never reads as "100.00%"; only 100 does.
  * The tiny epsilon absorbs binary float error (0.29 * 100 is 28.999999999999996).
  */
-export function formatUptime(percentage: number | null | undefined): string {
-  if (percentage === null || percentage === undefined || !Number.isFinite(percentage)) return NO_UPTIME_DATA;
+export function formatUptime(percentage: number | null | undefined, i18n: Translator = translator()): string {
+  if (percentage === null || percentage === undefined || !Number.isFinite(percentage)) return i18n.t('monitors.noData');
   const clamped = Math.min(100, Math.max(0, percentage));
   const floored = Math.floor(clamped * 100 + 1e-7) / 100;
   // The epsilon must never turn a value below 100 into "100.00%".
-  return `${(clamped < 100 ? Math.min(floored, 99.99) : floored).toFixed(2)}%`;
+  return i18n.percent(clamped < 100 ? Math.min(floored, 99.99) : floored);
 }

@@ -7,7 +7,6 @@
  * (and the same ETag) on every refresh.
  */
 import type { Incident } from '../../contract/index.ts';
-import { formatDateTime } from '../lib/format-date.ts';
 import { escapeMarkup } from '../lib/markup.ts';
 import { incidentMonitorIds, incidentStatusLabel, latestIncidents, severityLabel, sortedTimeline } from '../lib/incidents.ts';
 import { parseInstant } from '../lib/time.ts';
@@ -52,17 +51,18 @@ function htmlLines(value: string): string {
 }
 
 
-function entryHtml(incident: Incident, context: Pick<PageContext, 'rows'>): string {
+function entryHtml(incident: Incident, context: Pick<PageContext, 'rows' | 'i18n'>): string {
+  const { i18n } = context;
   const affected = affectedServices(context, incidentMonitorIds(incident));
   const facts = [
-    `Impact: ${severityLabel(incident.severity)}.`,
-    `Status: ${incidentStatusLabel(incident.status)}.`,
-    ...(affected.length > 0 ? [`Affected: ${affected.join(', ')}.`] : []),
+    i18n.t('feed.impact', { severity: severityLabel(incident.severity, i18n) }),
+    i18n.t('feed.status', { status: incidentStatusLabel(incident.status, i18n) }),
+    ...(affected.length > 0 ? [i18n.t('feed.affected', { names: i18n.list(affected) })] : []),
   ];
   const summary = `<p>${htmlText(facts.join(' '))}</p>`;
   const updates = sortedTimeline(incident.updates).map(
     (update) =>
-      `<p><strong>${htmlText(incidentStatusLabel(update.status))}</strong> · ${htmlText(formatDateTime(update.createdAt))}<br>${htmlLines(update.message)}</p>`,
+      `<p><strong>${htmlText(incidentStatusLabel(update.status, i18n))}</strong> · ${htmlText(i18n.dateTime(update.createdAt))}<br>${htmlLines(update.message)}</p>`,
   );
   return [summary, ...updates].join('\n');
 }
@@ -74,7 +74,7 @@ function feedEntry(incident: Incident, source: OutputSource, scope: string): Fee
   if (updated === null) return null;
   return {
     id: `urn:uuid:${recordUuid(scope, 'incident', incident.id)}`,
-    title: `${incident.title} (${incidentStatusLabel(incident.status)})`,
+    title: source.context.i18n.t('feed.entryTitle', { title: incident.title, status: incidentStatusLabel(incident.status, source.context.i18n) }),
     link: source.urls.incident(incident.id),
     published,
     updated,
@@ -92,8 +92,8 @@ export function feedData(source: OutputSource): FeedData {
   const updated = latestInstant([page.updatedAt, page.createdAt, ...entries.map((entry) => entry.updated)]) ?? 0;
   return {
     id: `urn:uuid:${recordUuid(scope, 'page', page.id)}`,
-    title: `${page.name} status history`,
-    description: `Incidents of ${page.name}, newest first.`,
+    title: source.context.i18n.t('feed.title', { name: page.name }),
+    description: source.context.i18n.t('feed.description', { name: page.name }),
     home: source.urls.home,
     author: source.organization?.name ?? page.name,
     updated,

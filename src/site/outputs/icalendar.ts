@@ -32,19 +32,12 @@ export const CALENDAR_REFRESH = 'PT1H';
 /** SEQUENCE is an INTEGER, a signed 32-bit number in most readers. */
 const MAX_SEQUENCE = 2_147_483_647;
 
-/** The window's state in words, by its phase: the same rule as the HTML page and the JSON. */
-const STATUS_WORDS: Record<Exclude<MaintenancePhase, 'lapsed' | 'unknown'>, string> = {
-  upcoming: 'Scheduled',
-  running: 'In progress',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
-};
-
 interface Schedule {
   start: number;
   end: number;
   cancelled: boolean;
-  phase: keyof typeof STATUS_WORDS;
+  /** Says the window's state in words (catalog `maintenance.<phase>`): the same rule as the HTML page. */
+  phase: Exclude<MaintenancePhase, 'lapsed' | 'unknown'>;
 }
 
 /** When and whether the window goes into the calendar; null: left out. */
@@ -70,13 +63,14 @@ export function windowRevision(window: Pick<MaintenanceWindow, 'createdAt' | 'up
 }
 
 
-function description(window: MaintenanceWindow, schedule: Schedule, context: Pick<PageContext, 'rows'>, home: string): string {
+function description(window: MaintenanceWindow, schedule: Schedule, context: Pick<PageContext, 'rows' | 'i18n'>, home: string): string {
+  const { i18n } = context;
   const affected = affectedServices(context, maintenanceMonitorIds(window));
   const text = window.description?.trim();
   return [
     ...(text ? [text, ''] : []),
-    ...(affected.length > 0 ? [`Affected: ${affected.join(', ')}`] : []),
-    `Status: ${STATUS_WORDS[schedule.phase]}`,
+    ...(affected.length > 0 ? [i18n.t('calendar.affected', { names: i18n.list(affected) })] : []),
+    i18n.t('calendar.status', { status: i18n.t(`maintenance.${schedule.phase}`) }),
     home,
   ].join('\n');
 }
@@ -84,7 +78,7 @@ function description(window: MaintenanceWindow, schedule: Schedule, context: Pic
 function vevent(window: MaintenanceWindow, schedule: Schedule, source: OutputSource, scope: string): string {
   const revision = windowRevision(window, schedule.start);
   const created = parseInstant(window.createdAt);
-  const summary = schedule.cancelled ? `Cancelled: ${window.title}` : window.title;
+  const summary = schedule.cancelled ? source.context.i18n.t('calendar.cancelled', { title: window.title }) : window.title;
   return [
     contentLine('BEGIN', 'VEVENT'),
     contentLine('UID', recordUuid(scope, 'maintenance', window.id)),
@@ -107,7 +101,8 @@ function vevent(window: MaintenanceWindow, schedule: Schedule, source: OutputSou
 export function maintenanceCalendar(source: OutputSource): string {
   const { page, windows, now } = source.context;
   const scope = idScope(source.organization?.id, page.id);
-  const name = `${page.name} maintenance`;
+  const { i18n } = source.context;
+  const name = i18n.t('calendar.name', { name: page.name });
   const events = [...windows]
     .sort(bySchedule)
     .map((window) => {
@@ -122,7 +117,7 @@ export function maintenanceCalendar(source: OutputSource): string {
     contentLine('METHOD', 'PUBLISH'),
     contentLine('NAME', icalText(name)),
     contentLine('X-WR-CALNAME', icalText(name)),
-    contentLine('X-WR-CALDESC', icalText(`Planned maintenance of ${page.name}`)),
+    contentLine('X-WR-CALDESC', icalText(i18n.t('calendar.description', { name: page.name }))),
     contentLine('SOURCE;VALUE=URI', source.urls.at(PAGE_OUTPUTS.maintenanceCalendar)),
     contentLine('REFRESH-INTERVAL;VALUE=DURATION', CALENDAR_REFRESH),
     contentLine('X-PUBLISHED-TTL', CALENDAR_REFRESH),

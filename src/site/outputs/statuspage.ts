@@ -26,6 +26,7 @@ import type { OutputSource } from '../view/output-route.ts';
 import { latestInstant } from './latest-instant.ts';
 import { PAGE_OUTPUTS, type PageOutput } from '../view/page-outputs.ts';
 import { overallView } from '../view/status-page-view.ts';
+import { translator } from '../i18n/translator.ts';
 
 export interface StatuspagePage {
   id: string;
@@ -140,7 +141,8 @@ function pageObject(source: OutputSource): StatuspagePage {
 }
 
 function statusObject(source: OutputSource): StatuspageStatus {
-  const overall = overallView(source.context);
+  // Machine-readable: always the English words, whatever language the page speaks.
+  const overall = overallView({ ...source.context, i18n: translator() });
   return { indicator: statusIndicator(overall.level), description: overall.label };
 }
 

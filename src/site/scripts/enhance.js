@@ -1,20 +1,19 @@
 // Porchlight progressive enhancement. Every page works fully without it.
 (() => {
   const doc = document;
-
-  // Times in the visitor's zone (UTC words stay in title), and "x ago" from the visitor's
-  // clock: the HTML may be hours old (CDN, static export).
-  const local = new Intl.DateTimeFormat('en-GB', {
-    day: 'numeric', month: 'short', year: 'numeric',
-    hour: '2-digit', minute: '2-digit', timeZoneName: 'short',
-  });
-  const words = new Intl.RelativeTimeFormat('en');
+  const root = doc.documentElement;
+  // data-intl: the locale the page's dates are written in (e.g. en-GB for lang="en").
+  const lang = root.dataset.intl || root.lang || 'en-GB';
+  // Times in the visitor's zone (the page's words stay in title), and "x ago" from the
+  // visitor's clock: the HTML may be hours old (CDN, static export).
+  const local = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+  const words = new Intl.RelativeTimeFormat(lang);
   // As format-date.ts: largest whole unit, floored.
   const units = [['year', 31536e6], ['month', 2592e6], ['day', 864e5], ['hour', 36e5], ['minute', 6e4]];
   const ago = (ms) => {
     const diff = ms - Date.now();
     const unit = units.find((u) => Math.abs(diff) >= u[1]);
-    return unit ? words.format(Math.trunc(diff / unit[1]), unit[0]) : diff > 0 ? 'in less than a minute' : 'less than a minute ago';
+    return unit ? words.format(Math.trunc(diff / unit[1]), unit[0]) : new Intl.RelativeTimeFormat(lang, { numeric: 'auto' }).format(0, 'second');
   };
   for (const time of doc.querySelectorAll('time[data-local]')) {
     const ms = Date.parse(time.dateTime);
@@ -26,53 +25,58 @@
     note.textContent = ` (${ago(ms)})`;
     time.after(note);
   }
-
+  // The browser's language may only suggest another language of the page (a switcher link).
+  const base = (code) => code.toLowerCase().split('-')[0];
+  const links = [...doc.querySelectorAll('a[hreflang]')];
+  for (const want of (globalThis.navigator || {}).languages || []) {
+    if (base(want) === base(root.lang)) break;
+    const link = links.find((a) => base(a.hreflang) === base(want));
+    const main = doc.querySelector('main');
+    if (!link || !main) continue;
+    const p = doc.createElement('p');
+    const a = link.cloneNode();
+    p.className = 'pl-suggest';
+    a.textContent = a.dataset.suggest;
+    a.removeAttribute('aria-current');
+    p.append(a);
+    main.prepend(p);
+    break;
+  }
   // Auto-refresh while the tab is visible, with a pause toggle (WCAG 2.2.1).
-  const seconds = Number(doc.documentElement.dataset.refresh);
+  const seconds = Number(root.dataset.refresh);
   const slot = doc.querySelector('[data-refresh-slot]');
   if (!slot || !Number.isFinite(seconds) || seconds < 10) return;
-
   const KEY = 'porchlight:refresh-paused';
   const store = (value) => {
-    try {
-      if (value) sessionStorage.setItem(KEY, '1');
-      else sessionStorage.removeItem(KEY);
-    } catch {}
+    try { value ? sessionStorage.setItem(KEY, '1') : sessionStorage.removeItem(KEY); } catch {}
   };
   let paused = false;
   try { paused = sessionStorage.getItem(KEY) === '1'; } catch {}
-
   const period = seconds * 1000;
   let due = performance.now() + period;
   let timer = 0;
-
   const schedule = () => {
     clearTimeout(timer);
     if (paused || doc.visibilityState !== 'visible') return;
     timer = setTimeout(() => {
-      // Someone reading an opened disclosure or a day of an uptime bar (focus in it) keeps
-      // it: try again next period.
-      if (doc.querySelector('details[open], .pl-uptime :focus')) {
-        due = performance.now() + period;
-        schedule();
-      } else {
-        location.reload();
-      }
+      // Someone reading an open disclosure or a day of an uptime bar keeps it: retry later.
+      if (!doc.querySelector('details[open], .pl-uptime :focus')) return location.reload();
+      due = performance.now() + period;
+      schedule();
     }, Math.max(0, due - performance.now()));
   };
-
   const note = doc.createElement('span');
+  const button = doc.createElement('button');
   note.className = 'pl-refresh__note';
   note.setAttribute('aria-live', 'polite');
-  const button = doc.createElement('button');
   button.type = 'button';
   button.className = 'pl-refresh__toggle';
-
+  // The page's own words (i18n/script-words.ts).
+  const text = slot.dataset;
   const render = () => {
-    note.textContent = paused ? 'Auto-refresh is paused.' : `This page refreshes every ${seconds} seconds.`;
-    button.textContent = paused ? 'Resume auto-refresh' : 'Pause auto-refresh';
+    note.textContent = paused ? text.paused : text.every;
+    button.textContent = paused ? text.resume : text.pause;
   };
-
   button.addEventListener('click', () => {
     paused = !paused;
     store(paused);
@@ -81,7 +85,6 @@
     schedule();
   });
   doc.addEventListener('visibilitychange', schedule);
-
   render();
   slot.append(note, ' ', button);
   slot.hidden = false;

@@ -2,6 +2,7 @@ import type { Organization, StatusPage } from '../../contract/index.ts';
 import { brandColorVariables, embedCustomCss, safeBrandColor, safeLogoUrl } from '../lib/css.ts';
 import { sanitizeOwnerHtml } from '../lib/sanitize.ts';
 import type { BrandingView } from './types.ts';
+import { translator, type Translator } from '../i18n/translator.ts';
 
 function ownerHtml(value: string | null | undefined): string | null {
   const html = sanitizeOwnerHtml(value).trim();
@@ -13,13 +14,13 @@ function ownerHtml(value: string | null | undefined): string | null {
  * http(s) or site-path logo (the page's, else the organization's), sanitized header/footer HTML, and owner
  * CSS that cannot leave its <style> element.
  */
-export function brandingView(page: StatusPage, organization: Organization | null, homeHref: string): BrandingView {
+export function brandingView(page: StatusPage, organization: Organization | null, homeHref: string, i18n: Translator = translator()): BrandingView {
   const brandColor = safeBrandColor(page.brandColor);
   const customCss = embedCustomCss(page.customCss).trim();
   return {
     pageName: page.name,
     logoUrl: safeLogoUrl(page.logoUrl) ?? safeLogoUrl(organization?.logo),
-    logoAlt: `${page.name} logo`,
+    logoAlt: i18n.t('layout.logoAlt', { name: page.name }),
     headerHtml: ownerHtml(page.headerText),
     footerHtml: ownerHtml(page.footerText),
     brandCss: brandColor ? brandColorVariables(brandColor) : null,

@@ -6,7 +6,7 @@
 import type { StatusPage } from '../../contract/index.ts';
 import type { Snapshot } from '../data/snapshot.ts';
 import { monitorViews } from './monitor-view.ts';
-import { pageContext, type PageContext } from './page-context.ts';
+import { pageContext, type PageContext, type PageOptions } from './page-context.ts';
 import type { BrandingView, MonitorView, StaleNotice } from './types.ts';
 
 export interface ComponentDaysView {
@@ -21,7 +21,7 @@ export function componentDaysView(
   snapshot: Snapshot,
   page: StatusPage,
   monitorId: string,
-  options: { basePath: string; now: Date; stale: boolean },
+  options: PageOptions,
 ): ComponentDaysView | null {
   const context = pageContext(snapshot, page, options);
   const one: PageContext = { ...context, rows: context.rows.filter((row) => row.monitorId === monitorId) };

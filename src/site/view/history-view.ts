@@ -1,11 +1,10 @@
 import type { StatusPage } from '../../contract/index.ts';
 import type { Snapshot } from '../data/snapshot.ts';
-import { formatMonth } from '../lib/format-date.ts';
 import { incidentsInMonth, isMonthKey, listIncidentMonths, monthNavigation } from '../lib/incidents.ts';
 import { utcMonthKey } from '../lib/time.ts';
 import { incidentView } from './incident-view.ts';
 import { pageHrefs } from './hrefs.ts';
-import { pageContext } from './page-context.ts';
+import { pageContext, type PageOptions } from './page-context.ts';
 import type { HistoryPageView, MonthLink } from './types.ts';
 
 /**
@@ -16,17 +15,17 @@ export function historyView(
   snapshot: Snapshot,
   page: StatusPage,
   month: string | null,
-  options: { basePath: string; now: Date; stale: boolean },
+  options: PageOptions,
 ): HistoryPageView | null {
   if (month !== null && !isMonthKey(month)) return null;
   const context = pageContext(snapshot, page, options);
   const current = month ?? utcMonthKey(options.now.getTime());
   const navigation = monthNavigation(listIncidentMonths(context.incidents), current);
   const link = (key: string | null): MonthLink | null =>
-    key === null ? null : { key, label: formatMonth(key), href: pageHrefs(options.basePath).month(key) };
+    key === null ? null : { key, label: context.i18n.month(key), href: pageHrefs(options.basePath).month(key) };
   return {
     branding: context.branding,
-    month: { key: current, label: formatMonth(current) },
+    month: { key: current, label: context.i18n.month(current) },
     incidents: incidentsInMonth(context.incidents, current).map((incident) => incidentView(incident, context)),
     newer: link(navigation.newer),
     older: link(navigation.older),

@@ -2,7 +2,7 @@ import type { StatusPage } from '../../contract/index.ts';
 import type { Snapshot } from '../data/snapshot.ts';
 import { incidentView } from './incident-view.ts';
 import { pageHrefs } from './hrefs.ts';
-import { pageContext } from './page-context.ts';
+import { pageContext, type PageOptions } from './page-context.ts';
 import type { IncidentPageView } from './types.ts';
 
 /** The permalink of one incident; null when it does not concern this page (a 404 then). */
@@ -10,7 +10,7 @@ export function incidentPageView(
   snapshot: Snapshot,
   page: StatusPage,
   incidentId: string,
-  options: { basePath: string; now: Date; stale: boolean },
+  options: PageOptions,
 ): IncidentPageView | null {
   const context = pageContext(snapshot, page, options);
   const incident = context.incidents.find((candidate) => candidate.id === incidentId);

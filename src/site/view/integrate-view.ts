@@ -9,6 +9,7 @@ import { pageBadge } from './badge-view.ts';
 import { PAGE_OUTPUTS } from './page-outputs.ts';
 import type { PublicUrls } from './public-url.ts';
 import type { OverallView } from './types.ts';
+import { translator, type Translator } from '../i18n/translator.ts';
 
 export interface AlternateLink {
   type: string;
@@ -41,24 +42,29 @@ export interface IntegrateView {
 /** Size of the widget in the snippet; it reads well from 300×150 up to 600×400. */
 export const WIDGET_SNIPPET_SIZE = { width: 360, height: 200 } as const;
 
-export function integrateView(input: { pageName: string; basePath: string; urls: PublicUrls; overall: OverallView }): IntegrateView {
-  const { pageName, basePath, urls } = input;
-  const href = (path: string) => `${basePath}/${path}`;
-  const badge = pageBadge(input.overall);
+/**
+ * `rootPath` is the page's root in its default language: the outputs live there once, whatever
+ * language the page is read in (see view/languages.ts).
+ */
+export function integrateView(input: { pageName: string; rootPath: string; urls: PublicUrls; overall: OverallView; i18n?: Translator }): IntegrateView {
+  const { pageName, rootPath, urls } = input;
+  const i18n = input.i18n ?? translator();
+  const href = (path: string) => `${rootPath}/${path}`;
+  const badge = pageBadge(input.overall, i18n);
   const layout = badgeLayout(badge);
   const badgeUrl = urls.at(PAGE_OUTPUTS.badge);
-  const badgeAlt = `${pageName} status`;
+  const badgeAlt = i18n.t('integrate.badgeAlt', { name: pageName });
   const { width, height } = WIDGET_SNIPPET_SIZE;
   return {
     alternates: [
-      { type: 'application/atom+xml', title: `${pageName} incidents (Atom)`, href: href(PAGE_OUTPUTS.atomFeed) },
-      { type: 'application/rss+xml', title: `${pageName} incidents (RSS)`, href: href(PAGE_OUTPUTS.rssFeed) },
+      { type: 'application/atom+xml', title: i18n.t('integrate.atomTitle', { name: pageName }), href: href(PAGE_OUTPUTS.atomFeed) },
+      { type: 'application/rss+xml', title: i18n.t('integrate.rssTitle', { name: pageName }), href: href(PAGE_OUTPUTS.rssFeed) },
     ],
     links: [
-      { label: 'Atom feed', href: href(PAGE_OUTPUTS.atomFeed) },
-      { label: 'RSS feed', href: href(PAGE_OUTPUTS.rssFeed) },
-      { label: 'Maintenance calendar (iCalendar)', href: href(PAGE_OUTPUTS.maintenanceCalendar) },
-      { label: 'Status JSON (Statuspage API v2)', href: href(PAGE_OUTPUTS.summaryJson) },
+      { label: i18n.t('integrate.atom'), href: href(PAGE_OUTPUTS.atomFeed) },
+      { label: i18n.t('integrate.rss'), href: href(PAGE_OUTPUTS.rssFeed) },
+      { label: i18n.t('integrate.calendar'), href: href(PAGE_OUTPUTS.maintenanceCalendar) },
+      { label: i18n.t('integrate.json'), href: href(PAGE_OUTPUTS.summaryJson) },
     ],
     badge: {
       src: href(PAGE_OUTPUTS.badge),

@@ -8,7 +8,7 @@ import type { MaintenanceView } from './types.ts';
 export function maintenanceView(
   window: MaintenanceWindow,
   state: MaintenanceView['state'],
-  context: Pick<PageContext, 'rows'>,
+  context: Pick<PageContext, 'rows' | 'i18n'>,
 ): MaintenanceView {
   const affected = affectedServices(context, maintenanceMonitorIds(window));
   const description = window.description?.trim();
@@ -17,8 +17,8 @@ export function maintenanceView(
     title: window.title,
     description: description ? description : null,
     state,
-    start: timeView(window.scheduledStart),
-    end: timeView(window.scheduledEnd),
+    start: timeView(window.scheduledStart, context.i18n),
+    end: timeView(window.scheduledEnd, context.i18n),
     affected,
   };
 }

@@ -1,4 +1,5 @@
-import { formatDate } from '../lib/format-date.ts';
+import type { Translator } from '../i18n/translator.ts';
+import { monitorStatusLabel } from '../lib/overall-status.ts';
 import { incidentsForMonitor, incidentsPerDay } from '../lib/incidents.ts';
 import { formatLatency, responseTimeChart } from '../lib/response-chart.ts';
 import { dailyUptimeFromAggregates, formatUptime, windowUptime, type DailyUptime } from '../lib/uptime.ts';
@@ -11,15 +12,17 @@ import type { MonitorView, ResponseChartView, UptimeDayView } from './types.ts';
 export const UPTIME_DAYS = 90;
 const CHART = { width: 300, height: 48 } as const;
 
-function dayView(day: DailyUptime): UptimeDayView {
-  const label = formatDate(`${day.date}T00:00:00Z`);
-  const uptimeText = formatUptime(day.uptime);
-  const incidents = day.incidents === 0 ? 'no incidents' : day.incidents === 1 ? '1 incident' : `${day.incidents} incidents`;
-  const uptime = day.uptime === null ? 'no data' : `${uptimeText} uptime`;
-  return { date: day.date, label, level: day.level, uptimeText, incidents: day.incidents, description: `${label}: ${uptime}, ${incidents}` };
+function dayView(day: DailyUptime, i18n: Translator): UptimeDayView {
+  const label = i18n.day(day.date);
+  const uptimeText = formatUptime(day.uptime, i18n);
+  const uptime = day.uptime === null ? i18n.t('uptime.dayNoData') : i18n.t('uptime.dayUptime', { percent: uptimeText });
+  const description = day.incidents === 0
+    ? i18n.t('uptime.dayQuiet', { date: label, uptime })
+    : i18n.t('uptime.day', { date: label, uptime, incidents: i18n.plural('uptime.dayIncidents', day.incidents) });
+  return { date: day.date, label, level: day.level, uptimeText, incidents: day.incidents, description };
 }
 
-function chartView(history: MonitorHistory | undefined, now: Date): ResponseChartView | null {
+function chartView(history: MonitorHistory | undefined, now: Date, i18n: Translator): ResponseChartView | null {
   if (!history) return null;
   const chart = responseTimeChart(history.recent, { ...CHART, now });
   if (!chart) return null;
@@ -29,7 +32,7 @@ function chartView(history: MonitorHistory | undefined, now: Date): ResponseChar
     minMs: Math.round(chart.min),
     maxMs: Math.round(chart.max),
     avgMs: Math.round(chart.avg),
-    summary: `Response time over the last 24 hours: average ${formatLatency(chart.avg)}, fastest ${formatLatency(chart.min)}, slowest ${formatLatency(chart.max)}`,
+    summary: i18n.t('chart.summary', { avg: formatLatency(chart.avg, i18n), min: formatLatency(chart.min, i18n), max: formatLatency(chart.max, i18n) }),
   };
 }
 
@@ -48,18 +51,18 @@ export function monitorViews(
       incidentsByDay,
     });
     const latency = row.monitor?.lastLatency;
-    const dayViews = days.map(dayView);
+    const dayViews = days.map((day) => dayView(day, context.i18n));
     return {
       id: row.linkId,
       name: row.label,
       health: row.status,
-      healthLabel: row.statusLabel,
-      uptimeText: formatUptime(windowUptime(days)),
+      healthLabel: monitorStatusLabel(row.status, context.i18n),
+      uptimeText: formatUptime(windowUptime(days), context.i18n),
       days: dayViews,
-      bar: uptimeBarView(dayViews, row.label),
+      bar: uptimeBarView(dayViews, row.label, context.i18n),
       daysHref: pageHrefs(context.basePath).component(row.monitorId),
-      latencyText: showResponseTimes && typeof latency === 'number' ? formatLatency(latency) : null,
-      chart: showResponseTimes ? chartView(history, context.now) : null,
+      latencyText: showResponseTimes && typeof latency === 'number' ? formatLatency(latency, context.i18n) : null,
+      chart: showResponseTimes ? chartView(history, context.now, context.i18n) : null,
     };
   });
 }

@@ -8,7 +8,7 @@ import type { APIContext } from 'astro';
 import type { Organization, StatusPage } from '../../contract/index.ts';
 import type { Snapshot } from '../data/snapshot.ts';
 import { siteConfig } from '../config.ts';
-import { pageContext, type PageContext } from './page-context.ts';
+import { pageContext, type PageContext, type PageOptions } from './page-context.ts';
 import { publicOrigin, publicUrls, type PublicUrls } from './public-url.ts';
 import { resolvePage, type ResolvedPage } from './resolve-page.ts';
 import { publicCacheControl } from './response-policy.ts';
@@ -26,7 +26,7 @@ export interface OutputSource {
 export function outputSource(request: Pick<APIContext, 'locals' | 'params' | 'url'>): OutputSource | null {
   const resolved = resolvePage(request.locals, request.params.slug);
   if (!resolved) return null;
-  return buildOutputSource(resolved.snapshot, resolved.page, { basePath: resolved.basePath, now: new Date(), stale: resolved.stale, origin: pageOrigin(request, resolved) });
+  return buildOutputSource(resolved.snapshot, resolved.page, { basePath: resolved.basePath, now: new Date(), stale: resolved.stale, origin: pageOrigin(request, resolved), i18n: resolved.i18n });
 }
 
 /**
@@ -43,14 +43,16 @@ export function pageOrigin(request: Pick<APIContext, 'locals' | 'url'>, resolved
 
 /** Absolute addresses of a resolved page as this request reached it (see pageOrigin). */
 export function pagePublicUrls(request: Pick<APIContext, 'locals' | 'url'>, resolved: ResolvedPage): PublicUrls {
-  return publicUrls(pageOrigin(request, resolved), resolved.basePath);
+  const origin = pageOrigin(request, resolved);
+  // The page's own addresses in the language shown; its outputs (`at`) live once, at the root.
+  return { ...publicUrls(origin, resolved.basePath), at: publicUrls(origin, resolved.rootPath).at };
 }
 
 /** An output source for one page of one snapshot, read at `origin` (pure: the tests build theirs here too). */
 export function buildOutputSource(
   snapshot: Snapshot,
   page: StatusPage,
-  options: { basePath: string; now: Date; stale: boolean; origin: string },
+  options: PageOptions & { origin: string },
 ): OutputSource {
   return {
     context: pageContext(snapshot, page, options),

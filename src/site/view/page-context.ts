@@ -10,6 +10,7 @@ import { joinPageMonitors, pageMonitorIds } from '../lib/page-monitors.ts';
 import { brandingView } from './branding.ts';
 import { pageHrefs } from './hrefs.ts';
 import { staleNotice } from './time-view.ts';
+import { translator, type Translator } from '../i18n/translator.ts';
 import type { BrandingView, StaleNotice } from './types.ts';
 
 export interface PageContext {
@@ -27,13 +28,23 @@ export interface PageContext {
   /** Every window affecting the page, in any state (feeds, JSON and the calendar pick from these). */
   windows: Snapshot['maintenance'];
   stale: StaleNotice | null;
+  /** The language and time zone the page speaks (English and UTC unless given). */
+  i18n: Translator;
+  /** The page's root in its default language, where feeds, JSON, badges and the widget live. */
+  rootPath: string;
 }
 
-export function pageContext(
-  snapshot: Snapshot,
-  page: StatusPage,
-  options: { basePath: string; now: Date; stale: boolean },
-): PageContext {
+export interface PageOptions {
+  basePath: string;
+  now: Date;
+  stale: boolean;
+  i18n?: Translator;
+  /** Defaults to basePath (the page in its default language). */
+  rootPath?: string;
+}
+
+export function pageContext(snapshot: Snapshot, page: StatusPage, options: PageOptions): PageContext {
+  const i18n = options.i18n ?? translator();
   const monitorIds = pageMonitorIds(page.monitors);
   const maintenance = selectMaintenance(snapshot.maintenance, monitorIds, options.now);
   const rows = joinPageMonitors(page.monitors, snapshot.monitors, { underMaintenance: monitorsUnderMaintenance(maintenance.running) });
@@ -42,14 +53,16 @@ export function pageContext(
     page,
     basePath: options.basePath,
     now: options.now,
-    branding: brandingView(page, snapshot.organization, pageHrefs(options.basePath).home),
+    branding: brandingView(page, snapshot.organization, pageHrefs(options.basePath).home, i18n),
     monitorIds,
     rows,
     incidents,
     active: activeIncidents(incidents),
     maintenance,
     windows: maintenanceForPage(snapshot.maintenance, monitorIds),
-    stale: staleNotice(snapshot.fetchedAt, options.stale),
+    stale: staleNotice(snapshot.fetchedAt, options.stale, i18n),
+    i18n,
+    rootPath: options.rootPath ?? options.basePath,
   };
 }
 

@@ -5,7 +5,7 @@
  * Addresses are absolute (crawlers read them away from the page), from the page's public URLs:
  * SITE_PUBLIC_URL or the custom domain, else the address the request came to (public-url.ts).
  */
-import { en } from '../outputs/share-text.ts';
+import { translator, type Translator } from '../i18n/translator.ts';
 import { CARD_HEIGHT, CARD_WIDTH } from '../outputs/card.ts';
 import { PAGE_OUTPUTS } from './page-outputs.ts';
 import type { PublicUrls } from './public-url.ts';
@@ -49,6 +49,8 @@ interface ShareInput {
   title: string;
   pageName: string;
   urls: PublicUrls;
+  /** The language of the page the link is to (English unless given). */
+  i18n?: Translator;
 }
 
 /**
@@ -56,20 +58,24 @@ interface ShareInput {
  * incident's or a past month's document stays the same bytes while the status moves on.
  */
 function card(input: ShareInput, overall: OverallView | null): ShareView['image'] {
-  const alt = overall ? en.cardAlt(input.pageName, overall.label) : en.cardAltPlain(input.pageName);
+  const i18n = input.i18n ?? translator();
+  const alt = overall ? i18n.t('page.title', { name: input.pageName, status: overall.label }) : i18n.t('share.cardAltPlain', { name: input.pageName });
   return { url: input.urls.at(PAGE_OUTPUTS.card), alt, width: CARD_WIDTH, height: CARD_HEIGHT, type: 'image/png' };
 }
 
 /** The page's status sentence, and the titles of its open incidents. */
-export function statusDescription(pageName: string, overall: OverallView, active: readonly Pick<IncidentView, 'title'>[]): string {
-  const sentence = en.pageDescription(pageName, overall.label);
-  return cutAtWord(active.length > 0 ? `${sentence} ${en.activeIncidents(active.map((incident) => incident.title))}` : sentence);
+export function statusDescription(pageName: string, overall: OverallView, active: readonly Pick<IncidentView, 'title'>[], i18n: Translator = translator()): string {
+  const sentence = i18n.t('page.description', { name: pageName, status: overall.label });
+  const [first] = active;
+  if (!first) return cutAtWord(sentence);
+  const open = active.length === 1 ? i18n.t('share.activeIncident', { title: first.title }) : i18n.t('share.activeIncidents', { titles: active.map((incident) => incident.title).join('; ') });
+  return cutAtWord(`${sentence} ${open}`);
 }
 
 export function pageShare(input: ShareInput & { overall: OverallView; active: readonly Pick<IncidentView, 'title'>[] }): ShareView {
   return {
     title: input.title,
-    description: statusDescription(input.pageName, input.overall, input.active),
+    description: statusDescription(input.pageName, input.overall, input.active, input.i18n),
     url: input.urls.home,
     siteName: input.pageName,
     type: 'website',
@@ -80,9 +86,11 @@ export function pageShare(input: ShareInput & { overall: OverallView; active: re
 export function incidentShare(input: ShareInput & { incident: IncidentView }): ShareView {
   const { incident } = input;
   const latest = incident.updates[0]?.message ?? null;
+  const i18n = input.i18n ?? translator();
+  const said = { status: incident.statusLabel, title: incident.title };
   return {
     title: input.title,
-    description: cutAtWord(en.incidentDescription(incident.statusLabel, incident.title, latest)),
+    description: cutAtWord(latest ? i18n.t('share.incidentLatest', { ...said, latest }) : i18n.t('share.incident', said)),
     url: input.urls.incident(incident.id),
     siteName: input.pageName,
     type: 'article',
@@ -94,7 +102,7 @@ export function incidentShare(input: ShareInput & { incident: IncidentView }): S
 export function historyShare(input: ShareInput & { month: { key: string | null; label: string } }): ShareView {
   return {
     title: input.title,
-    description: cutAtWord(en.historyDescription(input.pageName, input.month.label)),
+    description: cutAtWord((input.i18n ?? translator()).t('share.history', { name: input.pageName, month: input.month.label })),
     url: input.month.key === null ? input.urls.history : input.urls.month(input.month.key),
     siteName: input.pageName,
     type: 'website',

@@ -1,28 +1,29 @@
 import type { StatusPage } from '../../contract/index.ts';
 import type { Snapshot } from '../data/snapshot.ts';
 import { pastIncidents } from '../lib/incidents.ts';
-import { computeOverallStatus } from '../lib/overall-status.ts';
+import { computeOverallStatus, overallStatusLabel } from '../lib/overall-status.ts';
 import { incidentView } from './incident-view.ts';
 import { maintenanceView } from './maintenance-view.ts';
 import { monitorViews } from './monitor-view.ts';
 import { pageHrefs } from './hrefs.ts';
-import { pageContext } from './page-context.ts';
+import { pageContext, type PageOptions } from './page-context.ts';
 import type { OverallView, StatusPageView } from './types.ts';
 import { subscribeView } from './subscribe-view.ts';
 
 export function overallView(context: ReturnType<typeof pageContext>): OverallView {
-  return computeOverallStatus({
+  const overall = computeOverallStatus({
     monitors: context.rows.map((row) => ({ status: row.status })),
     activeIncidents: context.active,
     runningMaintenance: context.maintenance.running,
   });
+  return { level: overall.level, label: overallStatusLabel(overall.wording, context.i18n) };
 }
 
 /** Everything the status page template shows, for one page of one snapshot. */
 export function statusPageView(
   snapshot: Snapshot,
   page: StatusPage,
-  options: { basePath: string; now: Date; stale: boolean; subscribe?: { enabled: boolean; formOrigin: string | null } },
+  options: PageOptions & { subscribe?: { enabled: boolean; formOrigin: string | null } },
 ): StatusPageView {
   const context = pageContext(snapshot, page, options);
   const incident = (item: Snapshot['incidents'][number]) => incidentView(item, context);

@@ -1,70 +1,79 @@
 /**
- * Every English word a visitor reads about e-mail subscriptions (the form, the answer pages, the
- * mails), in one place, so the message catalogs (issue 19) can take them over as they are.
+ * Every word a visitor reads about e-mail subscriptions (the form, the answer pages, the mails),
+ * from the message catalogs (`subscribe.*`, i18n/messages/). `subscriptionText(i18n)` says them in
+ * one language; `en` is English, which the answer pages and mails still use (to move them to the
+ * page's default language, hand them `subscriptionText(translator(pageLanguage(…).locale))`).
  */
-export const en = {
-  // The form on the status page.
-  formHeading: 'Get updates by e-mail',
-  formIntro: 'We will e-mail you when an incident or maintenance affects this page. We send one confirmation e-mail first.',
-  emailLabel: 'E-mail address',
-  componentsSummary: 'Only some components (optional)',
-  componentsHint: 'Leave all unticked to hear about everything.',
-  subscribeButton: 'Subscribe',
+import { translator, type Translator } from '../i18n/translator.ts';
 
-  // Answer pages.
-  checkInboxTitle: 'Check your inbox',
-  checkInboxBody: 'If this address can receive updates for this page, we have sent it an e-mail. Open the link in it to confirm your subscription. The link works for 48 hours.',
-  invalidAddressTitle: 'Please check the address',
-  invalidAddressBody: 'That does not look like an e-mail address we can send to. Go back and try again.',
-  tooManyTitle: 'Too many requests',
-  tooManyBody: 'Please wait a while before trying again.',
-  unavailableTitle: 'Please try again in a moment',
-  unavailableBody: 'Subscriptions are starting up. Go back and try again in a minute.',
-  confirmTitle: 'Confirm your subscription',
-  confirmBody: 'Press the button to start receiving e-mail updates for this page.',
-  confirmButton: 'Confirm subscription',
-  confirmedTitle: 'You are subscribed',
-  confirmedBody: 'You will receive an e-mail when something changes on this page. Every e-mail has a link to unsubscribe.',
-  linkInvalidTitle: 'This link no longer works',
-  linkInvalidBody: 'It has expired, or it was already used. You can subscribe again from the status page.',
-  manageTitle: 'Your e-mail updates',
-  manageBody: 'Unsubscribe with one click, or choose which components you hear about.',
-  unsubscribeButton: 'Unsubscribe',
-  saveComponentsButton: 'Save my choice',
-  unsubscribedTitle: 'You are unsubscribed',
-  unsubscribedBody: 'Your address has been deleted. You will receive no more e-mails from this page.',
-  savedTitle: 'Your choice is saved',
-  savedBody: 'You will hear about the components you chose.',
-  backToPage: 'Back to the status page',
-  notFoundTitle: 'Page not found',
-  notFoundBody: 'There is no status page here.',
+export function subscriptionText(i18n: Translator) {
+  const t = i18n.t;
+  return {
+    // The form on the status page.
+    formHeading: t('subscribe.formHeading'),
+    formIntro: t('subscribe.formIntro'),
+    emailLabel: t('subscribe.emailLabel'),
+    componentsSummary: t('subscribe.componentsSummary'),
+    componentsHint: t('subscribe.componentsHint'),
+    subscribeButton: t('subscribe.subscribeButton'),
 
-  // Mails.
-  confirmSubject: (page: string) => `Confirm your subscription to ${page}`,
-  confirmMailBody: (page: string) => `Someone, probably you, asked to receive e-mail updates from the ${page} status page. To confirm, open this link within 48 hours and press the button:`,
-  confirmMailIgnore: 'If this was not you, ignore this e-mail: you will receive nothing else.',
-  subjects: {
-    'incident-created': (title: string) => `New incident: ${title}`,
-    'incident-updated': (title: string) => `Update: ${title}`,
-    'incident-resolved': (title: string) => `Resolved: ${title}`,
-    'maintenance-scheduled': (title: string) => `Maintenance scheduled: ${title}`,
-    'maintenance-started': (title: string) => `Maintenance started: ${title}`,
-    'maintenance-completed': (title: string) => `Maintenance completed: ${title}`,
-    'monitor-down': (title: string) => `Down: ${title}`,
-  },
-  monitorDownBody: 'Our checks find this component not responding. No incident has been opened about it yet; we will update the status page.',
-  downStatus: 'Down',
-  checkedLine: 'Last checked',
-  statusLine: 'Status',
-  impactLine: 'Impact',
-  affectedLine: 'Affected',
-  startedLine: 'Started',
-  resolvedLine: 'Resolved',
-  windowLine: 'Window',
-  scheduledStatus: 'Scheduled',
-  inProgressStatus: 'In progress',
-  completedStatus: 'Completed',
-  detailsLink: 'Details',
-  footerWhy: (page: string) => `You receive this e-mail because you subscribed to updates from the ${page} status page.`,
-  footerUnsubscribe: 'Unsubscribe or choose components',
-} as const;
+    // Answer pages.
+    checkInboxTitle: t('subscribe.checkInboxTitle'),
+    checkInboxBody: t('subscribe.checkInboxBody'),
+    invalidAddressTitle: t('subscribe.invalidAddressTitle'),
+    invalidAddressBody: t('subscribe.invalidAddressBody'),
+    tooManyTitle: t('subscribe.tooManyTitle'),
+    tooManyBody: t('subscribe.tooManyBody'),
+    unavailableTitle: t('subscribe.unavailableTitle'),
+    unavailableBody: t('subscribe.unavailableBody'),
+    confirmTitle: t('subscribe.confirmTitle'),
+    confirmBody: t('subscribe.confirmBody'),
+    confirmButton: t('subscribe.confirmButton'),
+    confirmedTitle: t('subscribe.confirmedTitle'),
+    confirmedBody: t('subscribe.confirmedBody'),
+    linkInvalidTitle: t('subscribe.linkInvalidTitle'),
+    linkInvalidBody: t('subscribe.linkInvalidBody'),
+    manageTitle: t('subscribe.manageTitle'),
+    manageBody: t('subscribe.manageBody'),
+    unsubscribeButton: t('subscribe.unsubscribeButton'),
+    saveComponentsButton: t('subscribe.saveComponentsButton'),
+    unsubscribedTitle: t('subscribe.unsubscribedTitle'),
+    unsubscribedBody: t('subscribe.unsubscribedBody'),
+    savedTitle: t('subscribe.savedTitle'),
+    savedBody: t('subscribe.savedBody'),
+    backToPage: t('subscribe.backToPage'),
+    notFoundTitle: t('notFound.title'),
+    notFoundBody: t('subscribe.notFoundBody'),
+
+    // Mails.
+    confirmSubject: (page: string) => t('subscribe.confirmSubject', { page }),
+    confirmMailBody: (page: string) => t('subscribe.confirmMailBody', { page }),
+    confirmMailIgnore: t('subscribe.confirmMailIgnore'),
+    subjects: {
+      'incident-created': (title: string) => t('subscribe.subject.incidentCreated', { title }),
+      'incident-updated': (title: string) => t('subscribe.subject.incidentUpdated', { title }),
+      'incident-resolved': (title: string) => t('subscribe.subject.incidentResolved', { title }),
+      'maintenance-scheduled': (title: string) => t('subscribe.subject.maintenanceScheduled', { title }),
+      'maintenance-started': (title: string) => t('subscribe.subject.maintenanceStarted', { title }),
+      'maintenance-completed': (title: string) => t('subscribe.subject.maintenanceCompleted', { title }),
+      'monitor-down': (title: string) => t('subscribe.subject.monitorDown', { title }),
+    },
+    monitorDownBody: t('subscribe.monitorDownBody'),
+    downStatus: t('health.down'),
+    checkedLine: t('subscribe.checkedLine'),
+    statusLine: t('subscribe.statusLine'),
+    impactLine: t('subscribe.impactLine'),
+    affectedLine: t('subscribe.affectedLine'),
+    startedLine: t('subscribe.startedLine'),
+    resolvedLine: t('subscribe.resolvedLine'),
+    windowLine: t('subscribe.windowLine'),
+    scheduledStatus: t('maintenance.upcoming'),
+    inProgressStatus: t('maintenance.running'),
+    completedStatus: t('maintenance.completed'),
+    detailsLink: t('subscribe.detailsLink'),
+    footerWhy: (page: string) => t('subscribe.footerWhy', { page }),
+    footerUnsubscribe: t('subscribe.footerUnsubscribe'),
+  };
+}
+
+export const en = subscriptionText(translator());

@@ -1,4 +1,5 @@
-import { formatDateTime, isoString } from '../lib/format-date.ts';
+import { isoString } from '../lib/format-date.ts';
+import { translator, type Translator } from '../i18n/translator.ts';
 import type { StaleNotice, TimeView } from './types.ts';
 
 /**
@@ -7,14 +8,14 @@ import type { StaleNotice, TimeView } from './types.ts';
  * enhance.js adds those in the visitor's browser. An unreadable moment keeps an empty datetime
  * and fallback words.
  */
-export function timeView(value: unknown): TimeView {
-  return { iso: isoString(value) ?? '', absolute: formatDateTime(value) };
+export function timeView(value: unknown, i18n: Translator = translator()): TimeView {
+  return { iso: isoString(value) ?? '', absolute: i18n.dateTime(value) };
 }
 
 /**
  * The dated notice shown while the data is the last known state, or null when it is live. The
  * only place a page states its data time: a visitor needs it exactly then.
  */
-export function staleNotice(fetchedAt: Date, stale: boolean): StaleNotice | null {
-  return stale ? { asOf: timeView(fetchedAt) } : null;
+export function staleNotice(fetchedAt: Date, stale: boolean, i18n: Translator = translator()): StaleNotice | null {
+  return stale ? { asOf: timeView(fetchedAt, i18n) } : null;
 }

@@ -7,7 +7,7 @@
  * a cap, days without data hollow (an outline stroke with the card's colour inside).
  */
 import type { DayLevel, UptimeDayView } from './types.ts';
-import { uptimeBarText } from './uptime-bar-text.ts';
+import { translator, type Translator } from '../i18n/translator.ts';
 
 /** Bar height in viewBox units (the width is one unit per day). */
 export const BAR_HEIGHT = 10;
@@ -63,14 +63,14 @@ function strokes(runs: readonly Run[], y: number): string {
   return runs.map((run) => `M${run.start} ${y}h${run.length}`).join('');
 }
 
-export function uptimeBarView(days: readonly UptimeDayView[], monitorName: string): UptimeBarView {
+export function uptimeBarView(days: readonly UptimeDayView[], monitorName: string, i18n: Translator = translator()): UptimeBarView {
   const paths: BarPath[] = [];
   const parts: string[] = [];
   for (const level of LEVELS) {
     const runs = runsOf(days, level);
     if (runs.length === 0) continue;
     const count = runs.reduce((sum, run) => sum + run.length, 0);
-    parts.push(uptimeBarText.levelDays[level](count));
+    parts.push(i18n.plural(`uptime.levelDays.${level}`, count));
     const height = HEIGHT[level];
     paths.push({ layer: level, d: strokes(runs, BAR_HEIGHT - height / 2), width: height, dashes: DASHES });
     if (level === 'down') paths.push({ layer: 'cap', d: strokes(runs, CAP / 2), width: CAP, dashes: DASHES });
@@ -81,6 +81,6 @@ export function uptimeBarView(days: readonly UptimeDayView[], monitorName: strin
   return {
     viewBox: `0 0 ${days.length} ${BAR_HEIGHT}`,
     paths,
-    summary: uptimeBarText.summary(monitorName, days.length, parts),
+    summary: i18n.t('uptime.summary', { name: monitorName, days: days.length, parts: i18n.list(parts) }),
   };
 }

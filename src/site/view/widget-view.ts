@@ -24,7 +24,11 @@ export interface WidgetView {
   homeHref: string;
   /** Set while the API is unreachable: the status is as of then. */
   stale: StaleNotice | null;
+  /** How often the widget reloads itself while visible (enhance.js). */
+  refreshSeconds: number;
 }
+
+export const WIDGET_REFRESH_SECONDS = 60;
 
 export function widgetView(context: PageContext): WidgetView {
   const overall = overallView(context);
@@ -34,11 +38,12 @@ export function widgetView(context: PageContext): WidgetView {
   });
   return {
     branding: context.branding,
-    title: `${context.branding.pageName}: ${overall.label}`,
+    title: context.i18n.t('page.title', { name: context.branding.pageName, status: overall.label }),
     overall,
     incidents,
     moreIncidents: context.active.length - incidents.length,
     homeHref: context.branding.homeHref,
     stale: context.stale,
+    refreshSeconds: WIDGET_REFRESH_SECONDS,
   };
 }

@@ -32,6 +32,9 @@ function exporterEnv(api: ApiAccess | null, env: Record<string, string>): NodeJS
     DATABASE_PATH: ':memory:',
     API_PORT: '0',
     TZ: 'UTC',
+    // Two languages, one right to left, keep the export specs' crawl and per-page axe within
+    // their time; test/e2e/i18n.spec.ts exports every shipped language.
+    SITE_LOCALES: 'en,ar',
     ...env,
   };
 }

@@ -19,7 +19,7 @@ describe('enhance.js budget and hash', () => {
     expect(source).toContain('// Porchlight progressive enhancement');
     expect(enhanceScript.source).toBe(await minifyInlineScript(source));
     expect(enhanceScript.source).not.toMatch(/\/\/ |\/\*/);
-    expect(enhanceScript.source).toContain('Pause auto-refresh');
+    expect(enhanceScript.source).toContain('porchlight:refresh-paused');
     expect(enhanceScript.source.length).toBeLessThan(source.length * 0.75);
   });
 
@@ -74,7 +74,9 @@ function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map
   const storage = options.stored ?? new Map<string, string>();
   const documentListeners: Record<string, () => void> = {};
   const times = options.times ?? [fakeTime('2026-11-22T14:05:00.000Z', 'server words'), fakeTime('not a time', 'left alone', true)];
-  const slot = { hidden: true, children: [] as unknown[], append(...nodes: unknown[]) { this.children.push(...nodes); } };
+  // The words PageLayout writes on the slot (i18n/script-words.ts), in English.
+  const dataset = { every: `This page refreshes every ${options.refresh ?? ''} seconds.`, paused: 'Auto-refresh is paused.', pause: 'Pause auto-refresh', resume: 'Resume auto-refresh' };
+  const slot = { hidden: true, dataset, children: [] as unknown[], append(...nodes: unknown[]) { this.children.push(...nodes); } };
   let openDetails = false;
   let focusInBar = false;
   let reloads = 0;

@@ -14,7 +14,7 @@ describe('MonitorRow', () => {
     // One path per level present, plus the cap of down days and the inside of hollow ones.
     expect([...link.matchAll(/<path data-layer="(\w+)"/g)].map((match) => match[1])).toEqual(['up', 'minor', 'major', 'down', 'cap', 'none', 'hollow']);
     expect(text(link)).toBe('Daily uptime of Public API, day by day');
-    expect(text(html)).toContain('Daily uptime of Public API over 90 days: 85 days up, 1 day with minor issues, 1 day with a major outage, 1 day down, 2 days without data.');
+    expect(text(html)).toContain('Daily uptime of Public API over 90 days: 85 days up, 1 day with minor issues, 1 day with a major outage, 1 day down and 2 days without data.');
     // Days are not in the status page's row: they are on the linked page (only the issue list names bad days).
     const quiet = days[10]!;
     expect(html).not.toContain(quiet.label);

@@ -13,7 +13,7 @@ const slots = { default: '<h1 class="pl-page-title">Acme Status</h1>' };
 describe('PageLayout', () => {
   it('sets the theme and language on <html> and lays out the landmarks in order', async () => {
     const html = await render(PageLayout, { ...base, theme: 'high-contrast' }, { slots });
-    expect(html).toMatch(/<html lang="en" data-theme="high-contrast"/);
+    expect(html).toMatch(/<html lang="en" dir="ltr" data-intl="en-GB" data-theme="high-contrast"/);
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     expect(html).toContain('<meta name="color-scheme" content="light dark">');
     expect(html).toContain('<title>Acme Status</title>');
@@ -91,7 +91,7 @@ describe('PageLayout', () => {
     expect(html).toMatch(/<div class="pl-refresh" data-refresh-slot hidden/);
 
     const still = await render(PageLayout, base, { slots });
-    expect(still).toMatch(/<html lang="en" data-theme="default">/);
+    expect(still).toMatch(/<html lang="en" dir="ltr" data-intl="en-GB" data-theme="default">/);
     expect(still).not.toContain('data-refresh-slot hidden');
   });
 

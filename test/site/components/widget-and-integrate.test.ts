@@ -20,6 +20,7 @@ function widget(overrides: Partial<WidgetView> = {}): WidgetView {
     moreIncidents: 0,
     homeHref: '/acme',
     stale: null,
+    refreshSeconds: 60,
     ...overrides,
   };
 }
@@ -57,7 +58,7 @@ describe('WidgetStatus', () => {
 describe('WidgetLayout', () => {
   it('carries the theme, owner CSS, refresh period and the one script, and no page chrome', async () => {
     const html = await render(WidgetLayout, { title: 'Acme Status: Partial outage', theme: 'dark', branding, refreshSeconds: 60, sitePath: '' }, { slots: { default: '<main>x</main>' } });
-    expect(html).toMatch(/<html lang="en" data-theme="dark" data-refresh="60"/);
+    expect(html).toMatch(/<html lang="en" dir="ltr" data-intl="en-GB" data-theme="dark" data-refresh="60"/);
     expect(html).toContain(`<style>${ownerStyleText(branding)}</style>`);
     expect(html).toContain(enhanceScript.source);
     expect(html).not.toContain('http-equiv="refresh"');
@@ -67,7 +68,7 @@ describe('WidgetLayout', () => {
 });
 
 describe('IntegrateSection', () => {
-  const view = integrateView({ pageName: 'Acme <Status>', basePath: '/acme', urls: publicUrls('https://status.example.com', '/acme'), overall: overall('operational') });
+  const view = integrateView({ pageName: 'Acme <Status>', rootPath: '/acme', urls: publicUrls('https://status.example.com', '/acme'), overall: overall('operational') });
 
   it('links feeds, calendar and JSON, and shows the snippets as text, escaped once, in a disclosure', async () => {
     const html = await render(IntegrateSection, { view });

@@ -116,7 +116,7 @@ describe('maintenanceCalendar', () => {
     const text = maintenanceCalendar(outputFor(snapshot({ maintenance: [hostile] })));
     const event = parse(text).events[0]?.event;
     expect(event?.summary).toBe('DB; cache, and \\ more <script> 😀 שלום');
-    expect(event?.description).toBe('Line one\nLine two; with, commas\n\nAffected: Website, Database\nStatus: Scheduled\nhttps://status.example.com/acme/');
+    expect(event?.description).toBe('Line one\nLine two; with, commas\n\nAffected: Website and Database\nStatus: Scheduled\nhttps://status.example.com/acme/');
     expect(text).toContain('SUMMARY:DB\\; cache\\, and \\\\ more <script> 😀 שלום\r\n');
   });
 

@@ -5,8 +5,8 @@ import { integrateView } from '../../../src/site/view/integrate-view.ts';
 import { publicUrls } from '../../../src/site/view/public-url.ts';
 
 const overall = { level: 'partial_outage', label: 'Partial outage' } as const;
-const main = { pageName: 'Acme Status', basePath: '/acme', urls: publicUrls('https://status.example.com', '/acme'), overall };
-const domain = { pageName: 'Acme Status', basePath: '', urls: publicUrls('https://status.acme.test', ''), overall };
+const main = { pageName: 'Acme Status', rootPath: '/acme', urls: publicUrls('https://status.example.com', '/acme'), overall };
+const domain = { pageName: 'Acme Status', rootPath: '', urls: publicUrls('https://status.acme.test', ''), overall };
 
 /** The first element named `tag` of an HTML snippet, as a browser would read it. */
 function element(html: string, tag: string) {
@@ -66,7 +66,7 @@ describe('integrateView', () => {
   });
 
   it('keeps characters that would end a Markdown link out of its URLs', () => {
-    const view = integrateView({ ...main, basePath: '/a(b)', urls: publicUrls('https://status.example.com', '/a(b)') });
+    const view = integrateView({ ...main, rootPath: '/a(b)', urls: publicUrls('https://status.example.com', '/a(b)') });
     expect(view.badge.markdown).toContain('(https://status.example.com/a%28b%29/badge.svg)');
   });
 });

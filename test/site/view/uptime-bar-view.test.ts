@@ -27,7 +27,7 @@ describe('uptimeBarView', () => {
     expect(byLayer['hollow']?.d).toBe('M0 5h1');
     expect(byLayer['hollow']!.width).toBeLessThan(10);
     expect(bar.paths.map((path) => path.layer)).toEqual(['up', 'minor', 'major', 'down', 'cap', 'none', 'hollow']);
-    expect(bar.summary).toBe('Daily uptime of Web over 8 days: 3 days up, 1 day with minor issues, 1 day with a major outage, 2 days down, 1 day without data.');
+    expect(bar.summary).toBe('Daily uptime of Web over 8 days: 3 days up, 1 day with minor issues, 1 day with a major outage, 2 days down and 1 day without data.');
   });
 
   it('writes each day into exactly one level path: the columns add up to the days', () => {

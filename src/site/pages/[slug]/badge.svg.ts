@@ -8,7 +8,7 @@ import { overallView } from '../../view/status-page-view.ts';
 export const GET: APIRoute = (context) => {
   const source = outputSource(context);
   if (!source) return context.rewrite('/404');
-  return outputResponse(renderBadge(pageBadge(overallView(source.context))), BADGE_CONTENT_TYPE);
+  return outputResponse(renderBadge(pageBadge(overallView(source.context), source.context.i18n)), BADGE_CONTENT_TYPE);
 };
 
 export const HEAD = GET;
