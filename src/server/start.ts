@@ -144,7 +144,7 @@ async function startSubscriptionsThread(plan: SubscriptionPlan, config: Launcher
     // The demo's origin is set once the site listens (setLinkOrigin).
     links: plan.mode === 'smtp' ? { origin: plan.publicUrl, configured: true } : { origin: 'http://127.0.0.1', configured: false },
   };
-  const thread = await startThread<{ origin: string; mailFolder: string | null }>(new URL('./threads/subscriptions-worker.ts', import.meta.url), data, 'porchlight-subscriptions');
+  const thread = await startThread<{ origin: string; mailFolder: string | null }>(threadEntry('subscriptions-worker'), data, 'porchlight-subscriptions');
   exitWhenLost(thread, 'the e-mail subscriptions');
   const relay = createSubscriptionRelay(thread.ready.origin);
   return {

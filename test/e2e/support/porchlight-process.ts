@@ -73,8 +73,9 @@ function readStartup(child: ChildProcess, output: string[], givenKey: string | u
   });
 }
 
-export async function startPorchlightProcess(env: Record<string, string> = {}): Promise<PorchlightProcess> {
-  const child = spawn(nodeBinary, ['src/server/main.ts'], {
+/** `entry`: the launcher's source by default; `dist/threads/main.mjs` is what `npm start` runs. */
+export async function startPorchlightProcess(env: Record<string, string> = {}, entry = 'src/server/main.ts'): Promise<PorchlightProcess> {
+  const child = spawn(nodeBinary, [entry], {
     cwd: root,
     // Short cache windows so changes made through the API show within a second or two.
     env: {
