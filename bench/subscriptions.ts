@@ -14,7 +14,7 @@ import { createClient } from '../src/api/index.ts';
 import { SubscriberStore } from '../src/subscribers/store.ts';
 import { loadGenerator, runLoad, type LoadResult } from './lib/load.ts';
 import { residentMiB, root, startApi, startPorchlight } from './lib/processes.ts';
-import { freePort } from './lib/push-latency.ts';
+import { freePort } from './lib/free-port.ts';
 
 const SUBSCRIBERS = 10_000;
 const LOAD_SECONDS = 20;

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { createClient, type ApiClient } from '../../src/api/index.ts';
 import { startApiProxy, type ApiProxy } from '../../test/e2e/support/api-proxy.ts';
-import { freePort } from './push-latency.ts';
+import { freePort } from './free-port.ts';
 import { root, startApi, startPorchlight } from './processes.ts';
 
 export const MONITORS = 50;

@@ -13,7 +13,7 @@
  *   freshness period.
  * The page is polled every 25 ms from this process, as a visitor reloading would.
  */
-import { createServer } from 'node:net';
+import { freePort } from './free-port.ts';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -48,15 +48,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
-
-/** A loopback port nothing listens on right now (the benchmarks' sites need theirs in advance). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Milliseconds from `since` until the page at `url` contains `text`. */

@@ -8,7 +8,7 @@
 import { request } from 'undici';
 import { test, expect } from '@playwright/test';
 import type { ApiClient } from '../../src/api/index.ts';
-import { freePort } from '../../bench/lib/push-latency.ts';
+import { freePort } from '../../bench/lib/free-port.ts';
 import { apiFor, demoPage } from './support/api.ts';
 import { startApiProxy, type ApiProxy } from './support/api-proxy.ts';
 import { logFields, startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';

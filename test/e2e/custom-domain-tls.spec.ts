@@ -15,7 +15,7 @@ import { request } from 'undici';
 import { createClient, type ApiClient } from '../../src/api/index.ts';
 import { chromiumArgs, chromiumPath } from './support/chromium.ts';
 import { caddyBinary, publishedCaddyfile, startCaddy, type RunningCaddy } from './support/caddy.ts';
-import { freePort } from './support/free-port.ts';
+import { freePort } from '../../bench/lib/free-port.ts';
 import { runNginx, type RunningNginx } from './support/nginx.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
 import { expect, test } from '@playwright/test';

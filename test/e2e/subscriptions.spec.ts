@@ -10,7 +10,7 @@ import { request } from 'undici';
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect } from '@playwright/test';
 import { apiFor, demoPage } from './support/api.ts';
-import { freePort } from './support/free-port.ts';
+import { freePort } from '../../bench/lib/free-port.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
 import { linkIn, startSmtpSink, type ReceivedMail, type SmtpSink } from './support/smtp-sink.ts';
 

@@ -11,7 +11,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from './free-port.ts';
+import { freePort } from '../../../bench/lib/free-port.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 export const caddyBinary = process.env.CADDY_PATH ?? (existsSync('/usr/bin/caddy') ? '/usr/bin/caddy' : 'caddy');

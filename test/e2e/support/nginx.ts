@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { freePort } from './free-port.ts';
+import { freePort } from '../../../bench/lib/free-port.ts';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 
-/** A loopback port nothing listens on right now, for servers that cannot be told to take port 0. */
+/** A loopback port nothing listens on right now, for servers that cannot be told to take port 0 (benchmarks and tests). */
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
