@@ -1,14 +1,16 @@
 /**
  * Turns successive snapshots into recorded events and queued mails. The first snapshot after a
- * start is only the baseline: nothing that already existed is mailed. Each event is rendered for
- * each public page that shows it and recorded with its mail before anything is sent.
+ * start is compared with what the last run saw (feed-baseline.ts), or, on a first start, is only
+ * the baseline: nothing that already existed is mailed. Each event is rendered for each public
+ * page that shows it and recorded with its mail before anything is sent.
  */
 import type { Snapshot } from '../site/data/snapshot.ts';
 import { publicPages } from '../site/view/routing.ts';
 import { pageMonitorIds } from '../site/lib/page-monitors.ts';
 import { eventMail } from './mail-view.ts';
 import { pageAddress, subscribeUrls, type LinkSettings } from './page-address.ts';
-import { diffSnapshots } from './snapshot-events.ts';
+import { decodeBaseline, encodeBaseline } from './feed-baseline.ts';
+import { diffSnapshots, type EventSource } from './snapshot-events.ts';
 import type { StoredMail } from './outbox-sender.ts';
 import type { SubscriberStore } from './store.ts';
 
@@ -19,17 +21,18 @@ export interface FeedResult {
 }
 
 export class EventFeed {
-  private previous: Snapshot | null = null;
+  private previous: EventSource | null;
   private readonly store: SubscriberStore;
   private readonly links: LinkSettings;
   private readonly pageGraceMs: number;
   private readonly monitorDown: boolean;
 
-  constructor(store: SubscriberStore, links: LinkSettings, options: { pageGraceMs: number; monitorDown: boolean }) {
+  constructor(store: SubscriberStore, links: LinkSettings, options: { pageGraceMs: number; monitorDown: boolean; now?: number }) {
     this.store = store;
     this.links = links;
     this.pageGraceMs = options.pageGraceMs;
     this.monitorDown = options.monitorDown;
+    this.previous = decodeBaseline(store.readFeedBaseline(), options.now ?? Date.now());
   }
 
   /** A freshly loaded snapshot (never a restored one: those are not news). */
@@ -37,7 +40,10 @@ export class EventFeed {
     const previous = this.previous;
     this.previous = snapshot;
     const removed = this.store.notePages(new Set(snapshot.pages.map((page) => page.id)), now, this.pageGraceMs);
-    if (!previous) return { events: 0, queued: 0, removed };
+    if (!previous) {
+      this.store.writeFeedBaseline(encodeBaseline(snapshot, now));
+      return { events: 0, queued: 0, removed };
+    }
     const events = diffSnapshots(previous, snapshot, { monitorDown: this.monitorDown });
     let queued = 0;
     const pages = publicPages(snapshot.pages);
@@ -52,6 +58,9 @@ export class EventFeed {
         queued += this.store.recordEvent(page.id, event.key, JSON.stringify(stored), event.monitorIds, now);
       }
     }
+    // Saved once the events are recorded: a crash before this finds them again on the next start,
+    // and the store keeps each event's key once, so nothing is mailed twice.
+    this.store.writeFeedBaseline(encodeBaseline(snapshot, now));
     return { events: events.length, queued, removed };
   }
 }

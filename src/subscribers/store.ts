@@ -133,6 +133,16 @@ export class SubscriberStore {
     return this.secret();
   }
 
+  /** The data the event feed compared against last (see feed-baseline.ts), as it was saved. */
+  readFeedBaseline(): string | null {
+    const row = this.db.prepare("SELECT value FROM meta WHERE key = 'feed-baseline'").get() as Row | undefined;
+    return row ? text(row, 'value') : null;
+  }
+
+  writeFeedBaseline(value: string): void {
+    this.db.prepare("INSERT INTO meta (key, value) VALUES ('feed-baseline', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(value);
+  }
+
   /**
    * A subscribe request. Returns the confirmation token to mail, or null when nothing may be
    * sent (already confirmed, or a confirmation went out less than an hour ago). The caller's

@@ -162,6 +162,32 @@ describe('subscriptions service', () => {
     expect(sink.mailsTo('a@example.com')).toHaveLength(1);
   });
 
+  it('a change made while Porchlight was stopped is mailed once on the next start, compared with what the last run saw', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pl-subs-'));
+    const path = join(dir, 's.db');
+    let service = await start(path);
+    announceSnapshot('loaded', at(0, { incidents: [] }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await subscribeAndConfirm(service, 'away@example.com');
+    sink.mails.length = 0;
+    await service.close();
+    running.length = 0;
+
+    // An incident opened while it was stopped: the next start's first load is news.
+    service = await start(path);
+    announceSnapshot('loaded', at(1));
+    await until(() => sink.mailsTo('away@example.com').length === 1);
+    expect(sink.mailsTo('away@example.com')[0]!.parsed.subject).toBe('[Acme Status] New incident: Incident i1');
+
+    // Once only: another start with the same data mails nothing more.
+    await service.close();
+    running.length = 0;
+    service = await start(path);
+    announceSnapshot('loaded', at(2));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sink.mailsTo('away@example.com')).toHaveLength(1);
+  });
+
   it('takes the one-click body as multipart/form-data too (RFC 8058 prefers it); a GET of the link changes nothing', async () => {
     dir = mkdtempSync(join(tmpdir(), 'pl-subs-'));
     const path = join(dir, 's.db');
