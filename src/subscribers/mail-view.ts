@@ -159,6 +159,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** The language of its words (a catalog locale: a fixed, checked value), for Content-Language. */
+  language: string;
 }
 
 /** The words of a stored mail's language (a locale no longer shipped reads as English). */
@@ -172,7 +174,7 @@ export function finishMail(content: MailContent, manageUrl: string): OutgoingMai
   const words = wordsOf(content.locale);
   const text = `${content.text}\n\n-- \n${words.footerWhy(content.pageName)}\n${words.labelled(words.footerUnsubscribe, manageUrl)}\n`;
   const footer = `<hr style="border:0;border-top:1px solid #ddd;margin:24px 0 12px"><p style="font-size:13px;color:#555">${escapeMarkup(words.footerWhy(content.pageName))}<br><a href="${escapeMarkup(manageUrl)}" style="color:#333">${escapeMarkup(words.footerUnsubscribe)}</a></p>`;
-  return { subject: content.subject, text, html: mailDocument(words, content.pageName, content.brandColor, content.logoUrl, content.html + footer) };
+  return { subject: content.subject, text, html: mailDocument(words, content.pageName, content.brandColor, content.logoUrl, content.html + footer), language: words.lang };
 }
 
 /** The HTML document around a mail body: the brand colour as a bar with the page's name, in the mail's language and direction. */
@@ -189,5 +191,5 @@ export function confirmationMail(page: StatusPage, confirmUrl: string, i18n: Tra
   const brand = safeBrandColor(page.brandColor) ?? DEFAULT_BRAND_COLOR;
   const text = `${words.confirmMailBody(page.name)}\n\n${confirmUrl}\n\n${words.confirmMailIgnore}\n`;
   const inner = `<p>${escapeMarkup(words.confirmMailBody(page.name))}</p><p style="margin:20px 0"><a href="${escapeMarkup(confirmUrl)}" style="background:${brand};color:${readableTextColor(brand)};padding:8px 14px;border-radius:4px;text-decoration:none">${escapeMarkup(words.confirmButton)}</a></p><p style="font-size:13px;color:#555">${escapeMarkup(words.confirmMailIgnore)}</p>`;
-  return { subject: oneLine(words.confirmSubject(page.name)), text, html: mailDocument(words, page.name, brand, safeHttpUrl(page.logoUrl), inner) };
+  return { subject: oneLine(words.confirmSubject(page.name)), text, html: mailDocument(words, page.name, brand, safeHttpUrl(page.logoUrl), inner), language: words.lang };
 }

@@ -150,6 +150,10 @@ test('the form (components opened) and the answer pages pass axe (WCAG 2 AA)', a
   found.push(...(await violations()));
   await page.goto(`${site.siteUrl}/acme/subscribe/confirm?t=${'C'.repeat(43)}`);
   found.push(...(await violations()));
+  // The same answer right to left, in Arabic (a link naming its language).
+  await page.goto(`${site.siteUrl}/acme/subscribe/confirm?t=${'C'.repeat(43)}&locale=ar`);
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  found.push(...(await violations()));
   await context.close();
   expect(found).toEqual([]);
 });
@@ -194,6 +198,7 @@ test('from the Arabic page: the answers are Arabic and right to left, and so are
     const head = mail.raw.split(/\r?\n\r?\n/)[0]!;
     expect(head).toMatch(/^[\x20-\x7e\r\n\t]*$/);
     expect(head).toMatch(/^Subject: =\?UTF-8\?[BQ]\?/m);
+    expect(head).toMatch(/^Content-Language: ar\r?$/m);
     expect(mail.parsed.subject).toBe(`[Acme Cloud Status] ${say('subscribe.event.incidentCreated')}: Mailed: slow search`);
     expect(mail.parsed.text).toContain(`${say('subscribe.statusLine')}: ${say('incident.investigating')}`);
     expect(mail.parsed.text).toContain(`${site.siteUrl}/acme/ar/incidents/${incident.id}/`);

@@ -240,6 +240,7 @@ describe('subscriptions service', () => {
     const head = arabicConfirmation.raw.split(/\r?\n\r?\n/)[0]!;
     expect(head).toMatch(/^[\x20-\x7e\r\n\t]*$/);
     expect(head).toMatch(/^Subject: =\?UTF-8\?[BQ]\?/m);
+    expect(head).toMatch(/^Content-Language: ar\r?$/m);
     expect(sink.mailsTo('xx@example.com')[0]!.raw).not.toMatch(/^X-Evil/m);
     expect(sink.mailsTo('ja@example.com')[0]!.parsed.subject).toBe('Confirm your subscription to Acme Status');
 
