@@ -24,7 +24,7 @@ import { readManageToken, isTokenShaped } from './tokens.ts';
 import { chooseLocale } from './subscriber-language.ts';
 import type { Locale } from '../site/i18n/locales.ts';
 import { pageLanguage, type LanguageSettings } from '../site/i18n/settings.ts';
-import { translator, type Translator } from '../site/i18n/translator.ts';
+import { translator } from '../site/i18n/translator.ts';
 import { localeBasePath } from '../site/view/languages.ts';
 import { subscriptionText } from '../site/view/subscription-text.ts';
 
@@ -122,29 +122,29 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
     if (!found) return send(request, response, message(404, site.notFoundTitle, site.notFoundBody));
     const { page, action } = found;
     const language = pageLanguage(deps.languages, page.slug);
-    // The language of this answer: settled once what the request names is known (see above).
-    let i18n: Translator = translator(language.locale, language.timeZone);
-    const speak = (...candidates: (string | null | undefined)[]) => {
-      i18n = translator(chooseLocale(language, ...candidates), language.timeZone);
-      return subscriptionText(i18n);
+    /** The answers in the first of `candidates` the page offers (see above), else its default language. */
+    const speaking = (...candidates: (string | null | undefined)[]) => {
+      const i18n = translator(chooseLocale(language, ...candidates), language.timeZone);
+      const home = `${localeBasePath(found.basePath, language, i18n.locale)}/`;
+      const reply = (status: number, body: PageBody) => send(request, response, answerPage(status, page, home, body, i18n));
+      const say = (status: number, title: string, body: string) => reply(status, { kind: 'message', title, body });
+      return { words: subscriptionText(i18n), locale: i18n.locale, reply, say };
     };
-    const reply = (status: number, body: PageBody) => send(request, response, answerPage(status, page, `${localeBasePath(found.basePath, language, i18n.locale)}/`, body, i18n));
-    const say = (status: number, title: string, body: string) => reply(status, { kind: 'message', title, body });
     const linked = found.query.get('locale');
 
     if (method !== 'POST') {
       const token = found.query.get('t');
       if (action === 'subscribe') {
-        const words = speak(linked);
+        const { words, say } = speaking(linked);
         return say(200, words.formHeading, words.formIntro);
       }
       if (action === 'confirm') {
         const pending = isTokenShaped(token) ? deps.store.confirmable(token, now()) : null;
-        const words = speak(pending?.locale, linked);
+        const { words, reply, say } = speaking(pending?.locale, linked);
         return pending && token ? reply(200, { kind: 'confirm', token }) : say(410, words.linkInvalidTitle, words.linkInvalidBody);
       }
       const subscriber = manageable(token, page);
-      const words = speak(subscriber?.locale, linked);
+      const { words, reply, say } = speaking(subscriber?.locale, linked);
       if (!subscriber || !token) return say(410, words.linkInvalidTitle, words.linkInvalidBody);
       const chosen = new Set(subscriber.components);
       return reply(200, { kind: 'manage', token, choices: choicesOf(snapshot, page).map((choice) => ({ ...choice, checked: chosen.has(choice.id) })) });
@@ -157,20 +157,20 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
     const posted = form.get('locale');
     const limiter = action === 'subscribe' ? clients : tokenClients;
     if (!limiter.allow(client, now())) {
-      const words = speak(posted, linked);
+      const { words, say } = speaking(posted, linked);
       return say(429, words.tooManyTitle, words.tooManyBody);
     }
 
     if (action === 'subscribe') {
-      const words = speak(posted);
+      const { words, locale, say } = speaking(posted);
       const email = read ? parseEmailAddress(form.get('email')) : null;
       if (!email) return say(400, words.invalidAddressTitle, words.invalidAddressBody);
       const known = new Set(choicesOf(snapshot, page).map((choice) => choice.id));
       const chosen = [...new Set(form.getAll('component'))].filter((id) => known.has(id));
       // The whole choice means "everything", including components added later.
       const components = chosen.length === known.size ? [] : chosen;
-      const request_ = deps.store.subscribe(page.id, email, components, now(), i18n.locale);
-      if (request_) deps.sendConfirmation(page, request_.id, request_.token, email.address, i18n.locale);
+      const request_ = deps.store.subscribe(page.id, email, components, now(), locale);
+      if (request_) deps.sendConfirmation(page, request_.id, request_.token, email.address, locale);
       return say(200, words.checkInboxTitle, words.checkInboxBody);
     }
 
@@ -178,13 +178,13 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
     if (action === 'confirm') {
       // Another page's link is not confirmed here (nor used up).
       const pending = isTokenShaped(token) ? deps.store.confirmable(token, now()) : null;
-      const words = speak(pending?.locale, posted, linked);
+      const { words, say } = speaking(pending?.locale, posted, linked);
       if (!read) return say(400, words.invalidAddressTitle, words.invalidAddressBody);
       const confirmed = pending && pending.pageId === page.id && token ? deps.store.confirm(token, now()) : null;
       return confirmed ? say(200, words.confirmedTitle, words.confirmedBody) : say(410, words.linkInvalidTitle, words.linkInvalidBody);
     }
     const subscriber = manageable(token, page);
-    const words = speak(subscriber?.locale, posted, linked);
+    const { words, say } = speaking(subscriber?.locale, posted, linked);
     if (!read) return say(400, words.invalidAddressTitle, words.invalidAddressBody);
     if (!subscriber) return say(410, words.linkInvalidTitle, words.linkInvalidBody);
     if (read.oneClick || form.get('action') === 'unsubscribe') {
