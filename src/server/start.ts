@@ -16,6 +16,7 @@ import type { LauncherConfig } from './config.ts';
 import { SiteNotBuiltError } from './site-handler.ts';
 import { startThread, ThreadStartError, type StartedThread, type ThreadOptions } from './threads/worker-thread.ts';
 import { threadEntry } from './thread-entry.ts';
+import { lowerThreadPriority } from './threads/thread-priority.ts';
 import { createFrontHandler } from './front/front-server.ts';
 import { createPublicServer } from './front/public-server.ts';
 import { drain } from './drain.ts';
@@ -132,6 +133,9 @@ interface SubscriptionsThread {
   close(): Promise<void>;
 }
 
+const SUBSCRIPTIONS_THREAD = 'porchlight-subscriptions';
+const BACKGROUND_NICENESS = 10;
+
 /** The subscriptions' thread, started before the site's so that it hears the site's first load. */
 async function startSubscriptionsThread(plan: SubscriptionPlan, config: LauncherConfig): Promise<SubscriptionsThread | null> {
   if (plan.mode === 'off') return null;
@@ -144,8 +148,10 @@ async function startSubscriptionsThread(plan: SubscriptionPlan, config: Launcher
     // The demo's origin is set once the site listens (setLinkOrigin).
     links: plan.mode === 'smtp' ? { origin: plan.publicUrl, configured: true } : { origin: 'http://127.0.0.1', configured: false },
   };
-  const thread = await startThread<{ origin: string; mailFolder: string | null }>(threadEntry('subscriptions-worker'), data, 'porchlight-subscriptions');
+  const thread = await startThread<{ origin: string; mailFolder: string | null }>(threadEntry('subscriptions-worker'), data, SUBSCRIPTIONS_THREAD);
   exitWhenLost(thread, 'the e-mail subscriptions');
+  // Mails can wait a moment; visitors should not (see threads/thread-priority.ts).
+  lowerThreadPriority(SUBSCRIPTIONS_THREAD, BACKGROUND_NICENESS);
   const relay = createSubscriptionRelay(thread.ready.origin);
   return {
     relay,
