@@ -16,6 +16,7 @@ export const monitorHistorySchema = z.object({
   days: dayCountersSchema,
   // Absent in files written when only UTC days were counted: those histories start again for a zone.
   zoneDays: z.record(z.string(), dayCountersSchema).optional(),
+  earlier: z.object({ days: dayCountersSchema, zoneDays: z.record(z.string(), dayCountersSchema).optional() }).optional(),
   headAt: z.string().nullable(),
   headIds: z.array(z.string()),
   tailAt: z.string().nullable(),

@@ -11,11 +11,13 @@
  * Days are counted in UTC and in each other time zone the pages use (their bars' days run from
  * local midnight to local midnight): a few sets of 90 counters per monitor. A history counted
  * without one of the zones now asked for is started again (a changed PAGE_TIME_ZONES): its old
- * checks cannot be recounted, they are fetched again by backfill.
+ * checks cannot be recounted, they are fetched again by backfill. Until backfill is done, the
+ * counters it had before still give the days not reached yet (`earlier`, see historyDays), so the
+ * bars of the zones already counted stay whole meanwhile.
  */
 import type { Check } from '../../contract/index.ts';
 import { parseInstant } from '../lib/time.ts';
-import { lastZoneDays, UTC } from '../lib/zone-days.ts';
+import { isDayKey, lastZoneDays, startOfZoneDay, UTC } from '../lib/zone-days.ts';
 import { aggregateChecksByDay, mergeDayAggregates, type DayCounter } from '../lib/uptime.ts';
 
 export interface LatencyPoint {
@@ -23,11 +25,16 @@ export interface LatencyPoint {
   latency: number | null;
 }
 
-export interface MonitorHistory {
+export interface DayCounters {
   /** UTC day 'YYYY-MM-DD' -> counts. */
   days: Record<string, DayCounter>;
   /** The same checks counted by the days of each other zone asked for: IANA name -> day -> counts. */
   zoneDays?: Record<string, Record<string, DayCounter>> | undefined;
+}
+
+export interface MonitorHistory extends DayCounters {
+  /** While a history started again for a new zone is not complete: the counters it had before. */
+  earlier?: DayCounters | undefined;
   headAt: string | null;
   /** Ids of the counted checks at `headAt`, so a check on that same instant is not counted twice. */
   headIds: string[];
@@ -77,10 +84,23 @@ export function emptyHistory(timeZones: readonly string[] = []): MonitorHistory 
   return history;
 }
 
-/** The day counters of one zone's calendar; empty when that zone is not counted. */
+const countersOf = (counters: DayCounters | undefined, timeZone: string) => (timeZone === UTC ? counters?.days : counters?.zoneDays?.[timeZone]);
+
+/**
+ * The day counters of one zone's calendar; empty when that zone is not counted. While a history
+ * started again is read back, the days that begin before its oldest check read so far are the
+ * earlier counters' (the day holding that check is not whole yet in the new ones).
+ */
 export function historyDays(history: MonitorHistory | undefined, timeZone: string): Record<string, DayCounter> {
-  if (!history) return {};
-  return (timeZone === UTC ? history.days : history.zoneDays?.[timeZone]) ?? {};
+  const counted = countersOf(history, timeZone) ?? {};
+  const earlier = history?.complete ? undefined : countersOf(history?.earlier, timeZone);
+  if (!earlier) return counted;
+  const tailMs = history?.tailAt ? parseInstant(history.tailAt) : null;
+  const days = { ...counted };
+  for (const [key, counter] of Object.entries(earlier)) {
+    if (isDayKey(key) && (tailMs === null || startOfZoneDay(key, timeZone) < tailMs)) days[key] = counter;
+  }
+  return days;
 }
 
 /**
@@ -89,7 +109,13 @@ export function historyDays(history: MonitorHistory | undefined, timeZone: strin
  */
 export function alignZones(history: MonitorHistory, timeZones: readonly string[]): MonitorHistory {
   const others = timeZones.filter((zone) => zone !== UTC);
-  if (others.some((zone) => !history.zoneDays?.[zone])) return emptyHistory(timeZones);
+  if (others.some((zone) => !history.zoneDays?.[zone])) {
+    const fresh = emptyHistory(timeZones);
+    // Shown until the new history is complete; one started again while being read back keeps the older ones.
+    const earlier: DayCounters = !history.complete && history.earlier ? history.earlier : { days: history.days, zoneDays: history.zoneDays };
+    if (history.headAt !== null || history.earlier) fresh.earlier = earlier;
+    return fresh;
+  }
   if (others.length === 0) delete history.zoneDays;
   else history.zoneDays = Object.fromEntries(others.map((zone) => [zone, history.zoneDays![zone]!]));
   return history;
@@ -225,6 +251,11 @@ function prune(history: MonitorHistory, now: Date, nowMs: number, options: Histo
   };
   drop(history.days, UTC);
   for (const [zone, days] of Object.entries(history.zoneDays ?? {})) drop(days, zone);
+  if (history.complete) delete history.earlier;
+  if (history.earlier) {
+    drop(history.earlier.days, UTC);
+    for (const [zone, days] of Object.entries(history.earlier.zoneDays ?? {})) drop(days, zone);
+  }
   const recentFrom = nowMs - options.recentHours * 3_600_000;
   history.recent = history.recent
     .filter((point) => (parseInstant(point.checkedAt) ?? 0) >= recentFrom)

@@ -12,6 +12,11 @@ export const UTC = 'UTC';
 
 const DAY_KEY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/** A 'YYYY-MM-DD' key (a counter read from a file may have any name). */
+export function isDayKey(key: string): boolean {
+  return DAY_KEY.test(key);
+}
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatterOf(zone: string): Intl.DateTimeFormat {

@@ -171,13 +171,40 @@ describe('days of the pages\' time zones', () => {
     expect(histories.get('m1')!.days['2026-11-22']).toEqual({ checks: 5, up: 5 });
     expect(histories.get('m1')!.zoneDays).toBeUndefined();
     alignHistories(histories, ['m1'], ['Asia/Kolkata']);
-    expect(histories.get('m1')).toEqual(emptyHistory(['Asia/Kolkata']));
+    expect(histories.get('m1')).toEqual({ ...emptyHistory(['Asia/Kolkata']), earlier: { days: { '2026-11-22': { checks: 5, up: 5 } } } });
     // With nothing marked as caught up, the refresh plan now reads it as a new monitor.
     expect(histories.get('m1')!.caughtUpAt).toBeUndefined();
     histories.get('m1')!.days['2026-11-22'] = { checks: 1, up: 1 };
+    histories.get('m1')!.complete = true;
     alignHistories(histories, ['m1'], []);
     expect(histories.get('m1')!.zoneDays).toBeUndefined();
     expect(histories.get('m1')!.days['2026-11-22']).toEqual({ checks: 1, up: 1 });
+  });
+
+  it('while a history started again is read back, its earlier counters give the days not reached yet, then go', async () => {
+    // Three days of hourly checks, counted in UTC only.
+    const list = checkList(hourly(now.getTime() - 71 * HOUR, 72, (index) => (index < 24 ? 'down' : 'up')));
+    const histories = new Map<string, MonitorHistory>();
+    await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 10, concurrency: 1, options });
+    const before = { ...historyDays(histories.get('m1'), 'UTC') };
+    expect(before).toEqual({ '2026-11-19': { checks: 11, up: 0 }, '2026-11-20': { checks: 24, up: 11 }, '2026-11-21': { checks: 24, up: 24 }, '2026-11-22': { checks: 13, up: 13 } });
+    // Berlin is added: the first page (10 checks, 03:00-12:00 UTC) is read back, nothing older yet.
+    await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 0, concurrency: 1, options, timeZones: ['Europe/Berlin'] });
+    const history = histories.get('m1')!;
+    expect(history.tailAt).toBe('2026-11-22T03:00:00.000Z');
+    // UTC days before the tail's day come from before; the tail's own day too, as it is not whole again yet.
+    expect(historyDays(history, 'UTC')).toEqual(before);
+    expect(historyDays(history, 'Europe/Berlin')).toEqual({ '2026-11-22': { checks: 10, up: 10 } });
+    await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 2, concurrency: 1, options, timeZones: ['Europe/Berlin'] });
+    expect(history.tailAt).toBe('2026-11-21T07:00:00.000Z');
+    // 22 Nov has been read whole again; 21 Nov not yet.
+    expect(historyDays(history, 'UTC')).toEqual(before);
+    expect(history.days['2026-11-21']).toEqual({ checks: 17, up: 17 });
+    await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 10, concurrency: 1, options, timeZones: ['Europe/Berlin'] });
+    expect(history.complete).toBe(true);
+    expect(history.earlier).toBeUndefined();
+    expect(historyDays(history, 'UTC')).toEqual(before);
+    expect(Object.values(historyDays(history, 'Europe/Berlin')).reduce((sum, day) => sum + day.checks, 0)).toBe(72);
   });
 
   it('backfills to the earliest first day of all zones and keeps 90 days in each', async () => {
