@@ -3,7 +3,8 @@
  * timeouts, reads the body, and turns non-2xx answers and network failures into ApiErrors.
  * Retries and response parsing live elsewhere (retry.ts, requester.ts).
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent } from './undici-agent.ts';
 import { parseBaseUrl } from './base-url.ts';
 import { ApiStatusError, ApiUsageError, InvalidResponseError, type RequestLabel } from './errors.ts';
 import { toConnectionError } from './network-errors.ts';

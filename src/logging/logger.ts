@@ -4,8 +4,8 @@
  * which run in one process but from two module trees (the source and Astro's bundle), so each
  * makes its own logger with the same settings. `LOG_LEVEL` is validated by the launcher.
  */
+import { createRequire } from 'node:module';
 import pino, { type Logger } from 'pino';
-import pretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -33,7 +33,9 @@ function rootLogger(env: NodeJS.ProcessEnv): Logger {
   };
   // Synchronous writes: a line written just before process.exit() is not lost.
   if (process.stdout.isTTY && env.PORCHLIGHT_LOG_STDERR !== '1') {
-    return pino(options, pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', singleLine: true, messageFormat: '{component}: {msg}', ignore: 'component' }));
+    // Loaded only for a terminal: a service writing JSON lines does not carry it in every thread.
+    const pretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
+    return pino(options, pretty.build({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', singleLine: true, messageFormat: '{component}: {msg}', ignore: 'component' }));
   }
   // The static exporter keeps stdout for its own summary: it sets PORCHLIGHT_LOG_STDERR, which its
   // worker threads inherit with the rest of the environment.

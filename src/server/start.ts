@@ -10,8 +10,7 @@ import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { DemoInfo, ServiceOptions } from '../service/index.ts';
 import { ConfigError } from '../site/config.ts';
-import { onPush, signalPush, signalPushChannelVerified } from '../site/data/push-signal.ts';
-import { PUSH_WORKING_MS } from '../site/data/refresh-plan.ts';
+import { signalPush } from '../site/data/push-signal.ts';
 import { createLogger, reasonOf, type Logger } from '../logging/logger.ts';
 import type { LauncherConfig } from './config.ts';
 import { SiteNotBuiltError } from './site-handler.ts';
@@ -23,7 +22,8 @@ import { drain } from './drain.ts';
 import { createMetrics, metricsHandler } from './metrics.ts';
 import { createPushReceiver } from './push/push-receiver.ts';
 import { createTlsGate } from './front/tls-gate.ts';
-import { keepPushChannel, loopbackOrigin, planPush, pushUrl, type PushPlan } from './push/push-setup.ts';
+import { loopbackOrigin, planPush, pushUrl, type PushPlan } from './push/push-setup.ts';
+import type { KeepPushChannelMessage } from './push/push-keeper.ts';
 import { pushToken } from './push/push-token.ts';
 import { removeLocalConnection, writeLocalConnection } from './local-connection.ts';
 import { createSubscriptionRelay, type SubscriptionRelay } from './front/subscription-relay.ts';
@@ -117,12 +117,12 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
 }
 
 /** The Astro site on a thread of its own, on an internal loopback port; only the front server talks to it. */
-export async function startSiteThread(threads: ThreadOptions = {}): Promise<{ origin: string; close(): Promise<void> }> {
+export async function startSiteThread(threads: ThreadOptions = {}): Promise<{ origin: string; post(message: KeepPushChannelMessage): void; close(): Promise<void> }> {
   const thread = await startThread<{ origin: string }>(threadEntry('site-worker'), null, 'porchlight-site', { maxHeapMb: SITE_HEAP_MB, ...threads }).catch((error: unknown) => {
     throw error instanceof ThreadStartError && error.causeName === 'SiteNotBuiltError' ? new SiteNotBuiltError() : error;
   });
   exitWhenLost(thread, 'the site renderer');
-  return { origin: thread.ready.origin, close: () => thread.close() };
+  return { origin: thread.ready.origin, post: (message) => thread.post(message), close: () => thread.close() };
 }
 
 interface SubscriptionsThread {
@@ -228,19 +228,13 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   // to it) and points the demo's "Website" monitor at its /healthz. Posted before the channel is set
   // up; should the channel's request still come first, its set-up is retried.
   embedded?.setSiteUrl(`${loopbackOrigin(address)}/`);
-  // When the push channel was last verified; the site asks once it listens (it may come later).
-  let verifiedAt: number | null = null;
-  const stopAnswering = onPush((message) => {
-    if (message.type === 'ask' && verifiedAt !== null && Date.now() - verifiedAt <= PUSH_WORKING_MS) signalPushChannelVerified();
-  });
   if (subscriptionPlan.mode === 'demo') subscriptions?.setLinkOrigin(`http://${urlHost(HOST)}:${address.port}`);
   warmUp(site.origin, frontLog);
-  const channel = plan.on && token
-    ? keepPushChannel({ apiUrl, apiKey, name: plan.name, webhookUrl: pushUrl(plan.publicUrl ?? loopbackOrigin(address), token), log: pushLog, onVerified: () => {
-      verifiedAt = Date.now();
-      signalPushChannelVerified();
-    } })
-    : null;
+  // The site's thread keeps the channel: it has the API client (see push/push-keeper.ts).
+  if (plan.on && token) {
+    const keep: KeepPushChannelMessage = { type: 'keep-push-channel', name: plan.name, webhookUrl: pushUrl(plan.publicUrl ?? loopbackOrigin(address), token) };
+    site.post(keep);
+  }
 
   const siteUrl = `http://${urlHost(HOST)}:${address.port}`;
   // The `porchlight` CLI on this machine finds the embedded API here (see local-connection.ts).
@@ -263,9 +257,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
       closing ??= (async () => {
         const { forced } = await drain(server, SHUTDOWN_GRACE_MS);
         if (forced) log.warn({ event: 'shutdown' }, `requests still running after ${SHUTDOWN_GRACE_MS / 1000} s were cut`);
-        await channel?.stop();
         if (embedded) await removeLocalConnection(config.site.CACHE_DIR, process.pid);
-        stopAnswering();
         await front?.close();
         if (metricsServer) await drain(metricsServer, 1_000);
         metrics?.close();

@@ -9,7 +9,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import { Pool } from 'undici';
 import { matchesIfNoneMatch, negotiateCoding } from './encoding.ts';
 import { isStorable, pageSize, renderedPage, replayableHeaders, type RenderedPage } from './rendered-page.ts';
 import { DATA_VERSION_CHANNEL } from '../../site/data/data-version.ts';
@@ -17,7 +16,8 @@ import { listenOn } from '../../site/data/thread-channel.ts';
 import { followCustomDomains } from '../../site/data/custom-domains.ts';
 import { cacheTarget, checkHost, forwardedPath, type CacheTarget, type CheckedHost } from './request-key.ts';
 import { gateRequest, isGateAnswer, type GateAnswer } from './request-gate.ts';
-import { createPassThrough, readBounded, sendAnswer, sendBusy, type Answer } from './pass-through.ts';
+import { createPassThrough, sendAnswer, sendBusy, type Answer } from './pass-through.ts';
+import { createSitePool } from './site-pool.ts';
 import { createProbes } from './probes.ts';
 import { pagesToRewarm, rewarm } from './rewarm.ts';
 import type { PushReceiver } from '../push/push-receiver.ts';
@@ -133,7 +133,7 @@ function plain(response: ServerResponse, status: number, text: string): void {
 export function createFrontHandler(options: FrontOptions): FrontHandler {
   const now = options.now ?? Date.now;
   const log = options.log ?? ((line: string) => console.error(line));
-  const pool = new Pool(options.upstream, { connections: 16, headersTimeout: RENDER_TIMEOUT_MS, bodyTimeout: RENDER_TIMEOUT_MS });
+  const pool = createSitePool(options.upstream, { connections: 16, timeoutMs: RENDER_TIMEOUT_MS, maxBytes: MAX_RENDER_BYTES });
   const passThrough = createPassThrough({
     upstream: options.upstream,
     connections: PASS_THROUGH_CONNECTIONS,
@@ -187,8 +187,9 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
       path: context.path,
       // Only what the site renders by: the Host. No cookies, no client headers in shared bytes.
       headers: { host: context.host, accept: 'text/html', 'accept-encoding': 'identity', 'user-agent': 'porchlight-front-cache' },
+      what: `page ${context.path}`,
     });
-    const body = await readBounded(upstream.body, MAX_RENDER_BYTES, `page ${context.path}`);
+    const body = upstream.body;
     const status = upstream.statusCode;
     // A broken render keeps recent old bytes (stale-if-error); a deliberate 503 never does.
     if (status >= 500 && status !== SITE_UNAVAILABLE && stale && now() - stale.storedAt < options.maxStaleMs) {
@@ -257,7 +258,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     outdated: boolean,
   ): Promise<void> {
     if (target === null) return pass(request, response, host.host, path);
-    if (!outdated && pool.stats.queued >= MAX_QUEUED_RENDERS && cache.peek(target.key, { allowStale: true }) === undefined) {
+    if (!outdated && pool.queued() >= MAX_QUEUED_RENDERS && cache.peek(target.key, { allowStale: true }) === undefined) {
       counts.miss += 1;
       return sendBusy(request, response);
     }
@@ -351,7 +352,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
       probes.close();
       options.tlsGate?.close();
       // Called once no visitor is waiting: background re-renders are abandoned, not awaited.
-      await Promise.all([pool.destroy(), passThrough.close()]);
+      await Promise.all([pool.close(), passThrough.close()]);
     },
   };
 }

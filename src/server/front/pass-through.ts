@@ -7,20 +7,16 @@
  * volume, from taking the connections the page cache renders with.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errors, Pool, type Dispatcher } from 'undici';
 import { negotiateCoding, type Coding } from './encoding.ts';
 import { forwardableHeaders } from './hop-by-hop.ts';
 import { COMPRESSIBLE, encode, replayableHeaders } from './rendered-page.ts';
+import { createSitePool } from './site-pool.ts';
 
 /** One answer of the site, read whole, ready to be sent to a visitor. */
 export interface Answer {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
-}
-
-export class AnswerTooLargeError extends Error {
-  override name = 'AnswerTooLargeError';
 }
 
 /** The coding an answer goes out in: what the client prefers, for content worth compressing. */
@@ -38,23 +34,6 @@ export async function sendAnswer(request: IncomingMessage, response: ServerRespo
   if (coding !== 'identity') headers['content-encoding'] = coding;
   response.writeHead(answer.status, headers);
   response.end(request.method === 'HEAD' ? undefined : body);
-}
-
-/** Reads a body whole, refusing one larger than `maxBytes`; the body is destroyed on every early exit. */
-export async function readBounded(body: Dispatcher.ResponseData['body'], maxBytes: number, what: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-      size += buffer.length;
-      if (size > maxBytes) throw new AnswerTooLargeError(`${what} is larger than ${maxBytes} bytes`);
-      chunks.push(buffer);
-    }
-  } finally {
-    if (!body.destroyed) body.destroy();
-  }
-  return Buffer.concat(chunks);
 }
 
 export interface PassThroughOptions {
@@ -89,11 +68,11 @@ export function sendBusy(request: IncomingMessage, response: ServerResponse): vo
 
 /** The site was asked on behalf of a visitor who is gone: nothing went wrong. */
 function isAbort(error: unknown, signal: AbortSignal): boolean {
-  return signal.aborted || error instanceof errors.RequestAbortedError || (error instanceof Error && error.name === 'AbortError');
+  return signal.aborted || (error instanceof Error && error.name === 'AbortError');
 }
 
 export function createPassThrough(options: PassThroughOptions): PassThrough {
-  const pool = new Pool(options.upstream, { connections: options.connections, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+  const pool = createSitePool(options.upstream, { connections: options.connections, timeoutMs: options.timeoutMs, maxBytes: options.maxBytes });
   let waiting = 0;
 
   async function fetchAnswer(request: IncomingMessage, host: string, path: string, signal: AbortSignal): Promise<Answer> {
@@ -101,9 +80,8 @@ export function createPassThrough(options: PassThroughOptions): PassThrough {
     try {
       // Always a GET: a HEAD is then answered with the same headers, content-length included.
       const upstream = await pool.request({ method: 'GET', path, signal, headers: { ...forwardableHeaders(request.headers), host, 'accept-encoding': 'identity' } });
-      const body = await readBounded(upstream.body, options.maxBytes, `the answer for ${path.slice(0, 100)}`);
       options.onRender?.((performance.now() - started) / 1000, upstream.statusCode);
-      return { status: upstream.statusCode, headers: replayableHeaders(upstream.headers), body };
+      return { status: upstream.statusCode, headers: replayableHeaders(upstream.headers), body: upstream.body };
     } catch (error) {
       if (!isAbort(error, signal)) options.onRender?.((performance.now() - started) / 1000, 'error');
       throw error;
@@ -132,5 +110,5 @@ export function createPassThrough(options: PassThroughOptions): PassThrough {
     await sendAnswer(request, response, answer);
   }
 
-  return { send, waiting: () => waiting, close: () => pool.destroy() };
+  return { send, waiting: () => waiting, close: () => pool.close() };
 }

@@ -4,9 +4,9 @@
  * forwarded headers are never trusted). Bodies are bounded; nothing is cached.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Pool } from 'undici';
 import { readBodyUpTo } from '../../subscribers/form-body.ts';
 import { SUBSCRIPTION_METHODS, SUBSCRIPTION_PATH } from '../../subscribers/paths.ts';
+import { createSitePool } from './site-pool.ts';
 
 const MAX_BODY_BYTES = 16 * 1024;
 
@@ -22,7 +22,7 @@ function plain(response: ServerResponse, status: number, text: string): void {
 }
 
 export function createSubscriptionRelay(origin: string): SubscriptionRelay {
-  const pool = new Pool(origin, { connections: 8, headersTimeout: 15_000, bodyTimeout: 15_000 });
+  const pool = createSitePool(origin, { connections: 8, timeoutMs: 15_000, maxBytes: 1024 * 1024 });
   return {
     matches: (request) => SUBSCRIPTION_METHODS.has(request.method ?? '') && SUBSCRIPTION_PATH.test(request.url ?? ''),
     async handle(request, response, host, path) {
@@ -39,12 +39,11 @@ export function createSubscriptionRelay(origin: string): SubscriptionRelay {
         },
         ...(body !== null && { body }),
       });
-      const answer = Buffer.from(await upstream.body.arrayBuffer());
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(upstream.headers)) if (typeof value === 'string') headers[name] = value;
       response.writeHead(upstream.statusCode, headers);
-      response.end(method === 'HEAD' ? undefined : answer);
+      response.end(method === 'HEAD' ? undefined : upstream.body);
     },
-    close: () => pool.destroy(),
+    close: () => pool.close(),
   };
 }

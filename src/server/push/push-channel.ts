@@ -16,11 +16,6 @@ export type PushChannelOutcome = 'created' | 'updated' | 'unchanged';
 
 const ALL_FLAGS = Object.fromEntries(EVENT_FLAGS.map((flag) => [flag, true])) as Record<EventFlag, true>;
 
-/** The channel's name: one per site address, so two sites of one organization keep their own. */
-export function pushChannelName(publicUrl: string | null): string {
-  return publicUrl ? `Porchlight live updates (${new URL(publicUrl).host})` : 'Porchlight live updates';
-}
-
 async function findOurs(notifications: NotificationsResource, spec: PushChannelSpec): Promise<NotificationChannel | null> {
   let byName: NotificationChannel | null = null;
   for await (const channel of notifications.listAll()) {

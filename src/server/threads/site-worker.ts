@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger, reasonOf } from '../../logging/logger.ts';
 import { errorPage } from '../error-page.ts';
+import { createPushKeeper, isKeepPushChannelMessage } from '../push/push-keeper.ts';
 import { loadSiteHandler } from '../site-handler.ts';
 import { relayApiRequests } from './api-request-relay.ts';
 import { answerMemoryQueries } from './thread-memory.ts';
@@ -31,12 +32,20 @@ try {
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  onMessages(async () => {
-    stopRelay();
-    stopMemoryAnswers();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  // The launcher set the API's address and key in the environment this thread was given.
+  const pushKeeper = createPushKeeper({ apiUrl: process.env.STATUS_API_URL ?? '', apiKey: process.env.STATUS_API_KEY ?? '' });
+  onMessages(
+    async () => {
+      stopRelay();
+      stopMemoryAnswers();
+      await pushKeeper.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+    (message) => {
+      if (isKeepPushChannelMessage(message)) pushKeeper.keep(message);
+    },
+  );
   announceReady({ origin: `http://127.0.0.1:${port}` });
 } catch (error) {
   announceFailure(error);

@@ -45,7 +45,7 @@ export interface ThreadOptions {
 }
 
 export function startThread<Ready>(entry: URL, workerData: unknown, name: string, options: ThreadOptions = {}): Promise<StartedThread<Ready>> {
-  // A small young generation, as `npm start` gives the main thread (--max-semi-space-size=4): each
+  // A small young generation, as `npm start` gives the main thread (--max-semi-space-size=2): each
   // thread has a heap of its own, and short-lived render garbage should not grow resident memory.
   const resourceLimits = { maxYoungGenerationSizeMb: 8, ...(options.maxHeapMb ? { maxOldGenerationSizeMb: options.maxHeapMb } : {}) };
   const worker = new Worker(entry, { workerData, name, stdout: options.output !== undefined, resourceLimits });

@@ -8,7 +8,8 @@
  * safety net. What each refresh reads is refresh-plan.ts's; rate-limit headers pace check pages.
  */
 import { createHash } from 'node:crypto';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent } from '../../api/undici-agent.ts';
 import { createClient, RateLimitError, type ApiClient } from '../../api/index.ts';
 import { createLogger, reasonOf, type Logger } from '../../logging/logger.ts';
 import { siteConfig, type SiteConfig } from '../config.ts';

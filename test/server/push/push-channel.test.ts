@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient, type ApiClient, type NotificationChannel } from '../../../src/api/index.ts';
 import { EVENT_FLAGS } from '../../../src/contract/index.ts';
-import { ensurePushChannel, pushChannelName } from '../../../src/server/push/push-channel.ts';
+import { ensurePushChannel } from '../../../src/server/push/push-channel.ts';
 import { createPushReceiver, type PushReceiver } from '../../../src/server/push/push-receiver.ts';
-import { planPush, pushUrl } from '../../../src/server/push/push-setup.ts';
+import { planPush, pushChannelName, pushUrl } from '../../../src/server/push/push-setup.ts';
 import { createOrganization, startService, type RunningService } from '../../../src/service/index.ts';
 
 let service: RunningService;
