@@ -1,7 +1,9 @@
 /**
  * Calendar days and months of an IANA time zone: a day runs from one local midnight to the next,
  * so a day with a DST change lasts 23 or 25 hours. The zone's rules come from Intl (ICU), never
- * from offsets written here. UTC keeps time.ts's plain epoch arithmetic (same keys, no Intl).
+ * from offsets written here (no tz package: @date-fns/tz would wrap these same Intl calls, and
+ * nothing here needs its Date subclass). UTC keeps time.ts's plain epoch arithmetic
+ * (same keys, no Intl).
  *
  * Keys are 'YYYY-MM-DD' / 'YYYY-MM' of the local calendar; a key is a date, not an instant, so
  * calendar steps between keys (shiftDayKey) need no zone.
