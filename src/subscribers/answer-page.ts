@@ -1,12 +1,14 @@
 /**
  * The small pages of the subscription flow (check your inbox, confirm, manage): one layout in the
  * page's brand colour, every value escaped, forms that work without JavaScript. GET never changes
- * anything: links in mails open a page with a button, and the button posts.
+ * anything: links in mails open a page with a button, and the button posts. Each page speaks the
+ * subscriber's language (`lang`, `dir`), and its forms carry it on to the next answer.
  */
 import type { StatusPage } from '../contract/index.ts';
 import { DEFAULT_BRAND_COLOR, readableTextColor, safeBrandColor } from '../site/lib/css.ts';
 import { escapeMarkup } from '../site/lib/markup.ts';
-import { en } from '../site/view/subscription-text.ts';
+import { translator, type Translator } from '../site/i18n/translator.ts';
+import { subscriptionText, type SubscriptionText } from '../site/view/subscription-text.ts';
 
 export interface Choice {
   id: string;
@@ -39,33 +41,37 @@ function button(label: string, brand: string, name?: string, value?: string): st
   return `<button type="submit"${attributes} style="background:${brand};color:${readableTextColor(brand)};border:0;border-radius:4px;padding:10px 16px;font:inherit;cursor:pointer">${escapeMarkup(label)}</button>`;
 }
 
-function content(body: PageBody, brand: string): { title: string; html: string } {
+function content(body: PageBody, brand: string, words: SubscriptionText): { title: string; html: string } {
   if (body.kind === 'message') return { title: body.title, html: `<p>${escapeMarkup(body.body)}</p>` };
-  const token = `<input type="hidden" name="t" value="${escapeMarkup(body.token)}">`;
+  const token = `<input type="hidden" name="t" value="${escapeMarkup(body.token)}"><input type="hidden" name="locale" value="${escapeMarkup(words.lang)}">`;
   if (body.kind === 'confirm') {
-    return { title: en.confirmTitle, html: `<p>${escapeMarkup(en.confirmBody)}</p><form method="post" action="confirm">${token}${button(en.confirmButton, brand)}</form>` };
+    return { title: words.confirmTitle, html: `<p>${escapeMarkup(words.confirmBody)}</p><form method="post" action="confirm">${token}${button(words.confirmButton, brand)}</form>` };
   }
   const choices = body.choices
     .map((choice) => `<li><label><input type="checkbox" name="component" value="${escapeMarkup(choice.id)}"${choice.checked ? ' checked' : ''}> ${escapeMarkup(choice.label)}</label></li>`)
     .join('');
   return {
-    title: en.manageTitle,
-    html: `<p>${escapeMarkup(en.manageBody)}</p>
-<form method="post" action="manage">${token}<input type="hidden" name="action" value="unsubscribe">${button(en.unsubscribeButton, brand)}</form>
-<form method="post" action="manage" style="margin-top:24px">${token}<input type="hidden" name="action" value="save"><fieldset style="border:1px solid #ccc;border-radius:4px"><legend>${escapeMarkup(en.componentsSummary)}</legend><p style="margin:0 0 8px;color:#555">${escapeMarkup(en.componentsHint)}</p><ul style="list-style:none;padding:0;margin:0 0 12px">${choices}</ul>${button(en.saveComponentsButton, brand)}</fieldset></form>`,
+    title: words.manageTitle,
+    html: `<p>${escapeMarkup(words.manageBody)}</p>
+<form method="post" action="manage">${token}<input type="hidden" name="action" value="unsubscribe">${button(words.unsubscribeButton, brand)}</form>
+<form method="post" action="manage" style="margin-top:24px">${token}<input type="hidden" name="action" value="save"><fieldset style="border:1px solid #ccc;border-radius:4px"><legend>${escapeMarkup(words.componentsSummary)}</legend><p style="margin:0 0 8px;color:#555">${escapeMarkup(words.componentsHint)}</p><ul style="list-style:none;padding:0;margin:0 0 12px">${choices}</ul>${button(words.saveComponentsButton, brand)}</fieldset></form>`,
   };
 }
 
-/** `homeHref` is the page's own address (relative), or null when there is no page to go back to. */
-export function answerPage(status: number, page: StatusPage | null, homeHref: string | null, body: PageBody): AnswerPage {
+/**
+ * `homeHref` is the page's own address in the answer's language (relative), or null when there is
+ * no page to go back to. `i18n` is the language of the answer (default: English).
+ */
+export function answerPage(status: number, page: StatusPage | null, homeHref: string | null, body: PageBody, i18n: Translator = translator()): AnswerPage {
+  const words = subscriptionText(i18n);
   const brand = safeBrandColor(page?.brandColor) ?? DEFAULT_BRAND_COLOR;
   const pageName = page?.name ?? '';
-  const { title, html } = content(body, brand);
-  const back = homeHref ? `<p style="margin-top:32px"><a href="${escapeMarkup(homeHref)}">${escapeMarkup(en.backToPage)}</a></p>` : '';
+  const { title, html } = content(body, brand, words);
+  const back = homeHref ? `<p style="margin-top:32px"><a href="${escapeMarkup(homeHref)}">${escapeMarkup(words.backToPage)}</a></p>` : '';
   return {
     status,
     html: `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeMarkup(pageName ? `${title} · ${pageName}` : title)}</title></head>
+<html lang="${escapeMarkup(words.lang)}" dir="${words.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeMarkup(pageName ? `${title} · ${pageName}` : title)}</title></head>
 <body style="margin:0;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;line-height:1.5;color:#111;background:#fff">
 <header style="background:${brand};color:${readableTextColor(brand)};padding:14px 20px;font-weight:bold">${escapeMarkup(pageName)}</header>
 <main style="padding:20px;max-width:640px"><h1 style="font-size:1.5rem">${escapeMarkup(title)}</h1>${html}${back}</main>

@@ -15,8 +15,9 @@ function csvField(value: string): string {
 }
 
 function toCsv(subscribers: readonly Subscriber[]): string {
-  const rows = subscribers.map((s) => [s.id, s.pageId, s.email, s.state, s.components.join(' '), new Date(s.createdAt).toISOString()].map(csvField).join(','));
-  return `${['id', 'page_id', 'email', 'state', 'components', 'created_at'].join(',')}\r\n${rows.map((row) => `${row}\r\n`).join('')}`;
+  // locale last (empty: the page's default language), so the older columns keep their places.
+  const rows = subscribers.map((s) => [s.id, s.pageId, s.email, s.state, s.components.join(' '), new Date(s.createdAt).toISOString(), s.locale ?? ''].map(csvField).join(','));
+  return `${['id', 'page_id', 'email', 'state', 'components', 'created_at', 'locale'].join(',')}\r\n${rows.map((row) => `${row}\r\n`).join('')}`;
 }
 
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, out: (text: string) => void): number {

@@ -1,16 +1,24 @@
 /**
  * Turns successive snapshots into recorded events and queued mails. The first snapshot after a
- * start is only the baseline: nothing that already existed is mailed. Each event is rendered for
- * each public page that shows it and recorded with its mail before anything is sent.
+ * start is compared with what the last run saw (feed-baseline.ts), or, on a first start, is only
+ * the baseline: nothing that already existed is mailed. Each event is rendered for each public
+ * page that shows it, in each language that page's subscribers read, and recorded with its mails
+ * before anything is sent.
  */
 import type { Snapshot } from '../site/data/snapshot.ts';
 import { publicPages } from '../site/view/routing.ts';
 import { pageMonitorIds } from '../site/lib/page-monitors.ts';
+import { pageLanguage, type LanguageSettings } from '../site/i18n/settings.ts';
+import { translator } from '../site/i18n/translator.ts';
+import { localeBasePath } from '../site/view/languages.ts';
 import { eventMail } from './mail-view.ts';
 import { pageAddress, subscribeUrls, type LinkSettings } from './page-address.ts';
-import { diffSnapshots } from './snapshot-events.ts';
-import type { StoredMail } from './outbox-sender.ts';
+import { decodeBaseline, encodeBaseline } from './feed-baseline.ts';
+import { diffSnapshots, type EventSource, type SiteEvent } from './snapshot-events.ts';
+import type { StoredEvent } from './outbox-sender.ts';
 import type { SubscriberStore } from './store.ts';
+import { chooseLocale } from './subscriber-language.ts';
+import type { StatusPage } from '../contract/index.ts';
 
 export interface FeedResult {
   events: number;
@@ -19,17 +27,20 @@ export interface FeedResult {
 }
 
 export class EventFeed {
-  private previous: Snapshot | null = null;
+  private previous: EventSource | null;
   private readonly store: SubscriberStore;
   private readonly links: LinkSettings;
   private readonly pageGraceMs: number;
   private readonly monitorDown: boolean;
+  private readonly languages: LanguageSettings;
 
-  constructor(store: SubscriberStore, links: LinkSettings, options: { pageGraceMs: number; monitorDown: boolean }) {
+  constructor(store: SubscriberStore, links: LinkSettings, languages: LanguageSettings, options: { pageGraceMs: number; monitorDown: boolean; now?: number }) {
     this.store = store;
     this.links = links;
+    this.languages = languages;
     this.pageGraceMs = options.pageGraceMs;
     this.monitorDown = options.monitorDown;
+    this.previous = decodeBaseline(store.readFeedBaseline(), options.now ?? Date.now());
   }
 
   /** A freshly loaded snapshot (never a restored one: those are not news). */
@@ -37,7 +48,10 @@ export class EventFeed {
     const previous = this.previous;
     this.previous = snapshot;
     const removed = this.store.notePages(new Set(snapshot.pages.map((page) => page.id)), now, this.pageGraceMs);
-    if (!previous) return { events: 0, queued: 0, removed };
+    if (!previous) {
+      this.store.writeFeedBaseline(encodeBaseline(snapshot, now));
+      return { events: 0, queued: 0, removed };
+    }
     const events = diffSnapshots(previous, snapshot, { monitorDown: this.monitorDown });
     let queued = 0;
     const pages = publicPages(snapshot.pages);
@@ -45,13 +59,31 @@ export class EventFeed {
       for (const page of pages) {
         const monitorIds = pageMonitorIds(page.monitors);
         if (![...event.monitorIds].some((id) => monitorIds.has(id))) continue;
-        const address = pageAddress(page, this.links);
-        const mail = eventMail(snapshot, page, event, address);
-        if (!mail) continue;
-        const stored: StoredMail = { ...mail, manageBase: subscribeUrls(address).manageBase };
+        const stored = this.render(snapshot, page, event);
+        if (!stored) continue;
         queued += this.store.recordEvent(page.id, event.key, JSON.stringify(stored), event.monitorIds, now);
       }
     }
+    // Saved once the events are recorded: a crash before this finds them again on the next start,
+    // and the store keeps each event's key once, so nothing is mailed twice.
+    this.store.writeFeedBaseline(encodeBaseline(snapshot, now));
     return { events: events.length, queued, removed };
+  }
+
+  /** The event's mail in the page's default language and in each one its subscribers read; null when the page shows none of it. */
+  private render(snapshot: Snapshot, page: StatusPage, event: SiteEvent): StoredEvent | null {
+    const language = pageLanguage(this.languages, page.slug);
+    const address = pageAddress(page, this.links);
+    const manageBase = subscribeUrls(address).manageBase;
+    // All synchronous: no subscriber can confirm between this read and the event's recording.
+    const locales = new Set([language.locale, ...this.store.subscriberLocales(page.id).map((stored) => chooseLocale(language, stored))]);
+    const mails: StoredEvent['mails'] = {};
+    for (const locale of locales) {
+      const localized = { origin: address.origin, basePath: localeBasePath(address.basePath, language, locale) };
+      const mail = eventMail(snapshot, page, event, localized, translator(locale, language.timeZone));
+      if (!mail) return null;
+      mails[locale] = { ...mail, manageBase };
+    }
+    return { defaultLocale: language.locale, mails };
   }
 }

@@ -61,6 +61,8 @@ export function smtpTransport(settings: SmtpSettings, concurrency: number): Mail
           ...(envelope.unsubscribeUrl && { list: { unsubscribe: envelope.unsubscribeUrl } }),
           headers: {
             'Auto-Submitted': 'auto-generated',
+            // RFC 3282; a catalog locale such as 'pt-BR', never visitor text.
+            ...(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/.test(envelope.mail.language) && { 'Content-Language': envelope.mail.language }),
             ...(envelope.unsubscribeUrl && { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }),
           },
         });

@@ -63,4 +63,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE page_absence (page_id TEXT PRIMARY KEY, absent_since INTEGER NOT NULL);
     `,
   },
+  {
+    version: 2,
+    sql: `
+      -- The language the subscriber reads (a catalog locale such as 'de' or 'pt-BR', the page
+      -- variant they subscribed from). NULL, as every row from before has: the page's default.
+      ALTER TABLE subscribers ADD COLUMN locale TEXT;
+    `,
+  },
 ];

@@ -22,8 +22,8 @@ export interface SenderOptions {
    * to the pages a crowd is loading during the very incident being mailed.
    */
   maxPerSecond: number;
-  /** The manage (unsubscribe) link of a subscriber, from the link base stored with the event. */
-  manageUrl(manageBase: string, subscriberId: string): string;
+  /** The manage (unsubscribe) link of a subscriber, from the link base stored with the event, in the mail's language. */
+  manageUrl(manageBase: string, subscriberId: string, locale: string): string;
   messageId(mail: DueMail): string;
   now?: () => number;
 }
@@ -36,6 +36,31 @@ export interface SenderCounts {
 
 export interface StoredMail extends MailContent {
   manageBase: string;
+}
+
+/**
+ * What an event row holds: its mail rendered in each language the page's subscribers read, and
+ * the page's default language, for subscribers who kept none (or one no longer offered).
+ */
+export interface StoredEvent {
+  defaultLocale: string;
+  mails: Record<string, StoredMail>;
+}
+
+/** The mail of a stored event for a subscriber's language; rows from before languages hold one mail. */
+export function storedMailFor(raw: string, locale: string | null): StoredMail | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return null;
+  if ('mails' in parsed && 'defaultLocale' in parsed) {
+    const { mails, defaultLocale } = parsed as StoredEvent;
+    return (locale !== null && Object.hasOwn(mails, locale) ? mails[locale] : mails[defaultLocale]) ?? null;
+  }
+  return 'subject' in parsed ? (parsed as StoredMail) : null;
 }
 
 export class OutboxSender {
@@ -107,15 +132,13 @@ export class OutboxSender {
   }
 
   private async sendOne(due: DueMail): Promise<void> {
-    let stored: StoredMail;
-    try {
-      stored = JSON.parse(due.mail) as StoredMail;
-    } catch {
+    const stored = storedMailFor(due.mail, due.locale);
+    if (!stored) {
       this.store.markFailed(due, this.now());
       this.counts.failed += 1;
       return;
     }
-    const manageUrl = this.options.manageUrl(stored.manageBase, due.subscriberId);
+    const manageUrl = this.options.manageUrl(stored.manageBase, due.subscriberId, stored.locale ?? 'en');
     const result = await this.transport.send({ to: due.email, mail: finishMail(stored, manageUrl), unsubscribeUrl: manageUrl, messageId: this.options.messageId(due) });
     const now = this.now();
     if (result.outcome === 'sent') {

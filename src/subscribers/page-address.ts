@@ -22,12 +22,22 @@ export function pageAddress(page: StatusPage, links: LinkSettings): PageAddress 
   return { origin: links.origin, basePath: slugBasePath('', page.slug) };
 }
 
-/** The subscription routes below a page's root. */
+/**
+ * The subscription routes below a page's root. Links name the subscriber's language too, so that
+ * even a link that no longer works (used, expired, unsubscribed) answers in it.
+ */
 export function subscribeUrls(address: PageAddress) {
   const root = `${address.origin}${address.basePath}/subscribe`;
   return {
     subscribe: root,
-    confirm: (token: string) => `${root}/confirm?t=${encodeURIComponent(token)}`,
+    confirm: (token: string, locale: string) => `${root}/confirm${linkQuery(token, locale)}`,
     manageBase: `${root}/manage`,
   };
+}
+
+const linkQuery = (token: string, locale: string) => `?t=${encodeURIComponent(token)}&locale=${encodeURIComponent(locale)}`;
+
+/** A subscriber's manage (unsubscribe) link, from the base stored with an event. */
+export function manageLink(manageBase: string, token: string, locale: string): string {
+  return `${manageBase}${linkQuery(token, locale)}`;
 }

@@ -7,6 +7,8 @@
  *                           RFC 8058 one-click `List-Unsubscribe=One-Click`
  * The front server routes these here before its method gate; this module never sees a request
  * it did not ask for, and never learns more than the form's fields and the client's address.
+ * Answers speak the subscriber's language: the one kept with them when a link's token names
+ * them, else the `locale` the form or link carries (if the page offers it), else the page's default.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StatusPage } from '../contract/index.ts';
@@ -19,8 +21,12 @@ import { readBodyUpTo } from './form-body.ts';
 import { RateLimiter } from './rate-limit.ts';
 import type { SubscriberStore } from './store.ts';
 import { readManageToken, isTokenShaped } from './tokens.ts';
-import { en } from '../site/view/subscription-text.ts';
-
+import { chooseLocale } from './subscriber-language.ts';
+import type { Locale } from '../site/i18n/locales.ts';
+import { pageLanguage, type LanguageSettings } from '../site/i18n/settings.ts';
+import { translator } from '../site/i18n/translator.ts';
+import { localeBasePath } from '../site/view/languages.ts';
+import { subscriptionText } from '../site/view/subscription-text.ts';
 
 /** The largest form body read: an address, a few dozen component ids and a token. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -30,7 +36,9 @@ export interface RouteDeps {
   /** The newest snapshot the site has, or null before its first load. */
   snapshot(): Snapshot | null;
   /** Queues the confirmation mail of a new or renewed request. */
-  sendConfirmation(page: StatusPage, subscriberId: string, token: string, email: string): void;
+  sendConfirmation(page: StatusPage, subscriberId: string, token: string, email: string, locale: Locale): void;
+  /** Which languages each page offers (SITE_LOCALE, PAGE_LOCALES, SITE_LOCALES) and its zone. */
+  languages: LanguageSettings;
   now?: () => number;
   /** Form posts per client address and window (default 10 per 10 minutes). */
   clientLimit?: { limit: number; windowMs: number };
@@ -101,70 +109,92 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
   // Token posts are cheap to check but are the way to guess: bounded per client too.
   const tokenClients = new RateLimiter({ limit: 60, windowMs: 10 * 60_000 });
 
-  const message = (status: number, page: StatusPage | null, home: string | null, title: string, body: string) => answerPage(status, page, home, { kind: 'message', title, body });
+  const siteI18n = translator(deps.languages.siteLocale, deps.languages.siteTimeZone);
+  const message = (status: number, title: string, body: string) => answerPage(status, null, null, { kind: 'message', title, body }, siteI18n);
+  const site = subscriptionText(siteI18n);
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const snapshot = deps.snapshot();
     const method = request.method ?? 'GET';
     const client = String(request.headers['x-porchlight-client'] ?? 'unknown');
-    if (!snapshot) return send(request, response, message(503, null, null, en.unavailableTitle, en.unavailableBody));
+    if (!snapshot) return send(request, response, message(503, site.unavailableTitle, site.unavailableBody));
     const found = locate(snapshot, request.headers.host, request.url ?? '/');
-    if (!found) return send(request, response, message(404, null, null, en.notFoundTitle, en.notFoundBody));
+    if (!found) return send(request, response, message(404, site.notFoundTitle, site.notFoundBody));
     const { page, action } = found;
-    const home = `${found.basePath}/`;
-    const reply = (status: number, body: PageBody) => send(request, response, answerPage(status, page, home, body));
-    const say = (status: number, title: string, body: string) => reply(status, { kind: 'message', title, body });
+    const language = pageLanguage(deps.languages, page.slug);
+    /** The answers in the first of `candidates` the page offers (see above), else its default language. */
+    const speaking = (...candidates: (string | null | undefined)[]) => {
+      const i18n = translator(chooseLocale(language, ...candidates), language.timeZone);
+      const home = `${localeBasePath(found.basePath, language, i18n.locale)}/`;
+      const reply = (status: number, body: PageBody) => send(request, response, answerPage(status, page, home, body, i18n));
+      const say = (status: number, title: string, body: string) => reply(status, { kind: 'message', title, body });
+      return { words: subscriptionText(i18n), locale: i18n.locale, reply, say };
+    };
+    const linked = found.query.get('locale');
 
     if (method !== 'POST') {
       const token = found.query.get('t');
-      if (action === 'subscribe') return say(200, en.formHeading, en.formIntro);
+      if (action === 'subscribe') {
+        const { words, say } = speaking(linked);
+        return say(200, words.formHeading, words.formIntro);
+      }
       if (action === 'confirm') {
-        return isTokenShaped(token) && deps.store.confirmable(token, now()) ? reply(200, { kind: 'confirm', token }) : say(410, en.linkInvalidTitle, en.linkInvalidBody);
+        const pending = isTokenShaped(token) ? deps.store.confirmable(token, now()) : null;
+        const { words, reply, say } = speaking(pending?.locale, linked);
+        return pending && token ? reply(200, { kind: 'confirm', token }) : say(410, words.linkInvalidTitle, words.linkInvalidBody);
       }
       const subscriber = manageable(token, page);
-      if (!subscriber || !token) return say(410, en.linkInvalidTitle, en.linkInvalidBody);
+      const { words, reply, say } = speaking(subscriber?.locale, linked);
+      if (!subscriber || !token) return say(410, words.linkInvalidTitle, words.linkInvalidBody);
       const chosen = new Set(subscriber.components);
       return reply(200, { kind: 'manage', token, choices: choicesOf(snapshot, page).map((choice) => ({ ...choice, checked: chosen.has(choice.id) })) });
     }
 
+    // Read before the limit is checked, only to answer in the visitor's language (the body is bounded).
+    const read = await readForm(request);
+    if (!read) request.resume();
+    const form = read?.fields ?? new URLSearchParams();
+    const posted = form.get('locale');
     const limiter = action === 'subscribe' ? clients : tokenClients;
     if (!limiter.allow(client, now())) {
-      request.resume();
-      return say(429, en.tooManyTitle, en.tooManyBody);
+      const { words, say } = speaking(posted, linked);
+      return say(429, words.tooManyTitle, words.tooManyBody);
     }
-    const read = await readForm(request);
-    if (!read) return say(400, en.invalidAddressTitle, en.invalidAddressBody);
-    const form = read.fields;
 
     if (action === 'subscribe') {
-      const email = parseEmailAddress(form.get('email'));
-      if (!email) return say(400, en.invalidAddressTitle, en.invalidAddressBody);
+      const { words, locale, say } = speaking(posted);
+      const email = read ? parseEmailAddress(form.get('email')) : null;
+      if (!email) return say(400, words.invalidAddressTitle, words.invalidAddressBody);
       const known = new Set(choicesOf(snapshot, page).map((choice) => choice.id));
       const chosen = [...new Set(form.getAll('component'))].filter((id) => known.has(id));
       // The whole choice means "everything", including components added later.
       const components = chosen.length === known.size ? [] : chosen;
-      const request_ = deps.store.subscribe(page.id, email, components, now());
-      if (request_) deps.sendConfirmation(page, request_.id, request_.token, email.address);
-      return say(200, en.checkInboxTitle, en.checkInboxBody);
+      const request_ = deps.store.subscribe(page.id, email, components, now(), locale);
+      if (request_) deps.sendConfirmation(page, request_.id, request_.token, email.address, locale);
+      return say(200, words.checkInboxTitle, words.checkInboxBody);
     }
 
     const token = found.query.get('t') ?? form.get('t');
     if (action === 'confirm') {
       // Another page's link is not confirmed here (nor used up).
       const pending = isTokenShaped(token) ? deps.store.confirmable(token, now()) : null;
+      const { words, say } = speaking(pending?.locale, posted, linked);
+      if (!read) return say(400, words.invalidAddressTitle, words.invalidAddressBody);
       const confirmed = pending && pending.pageId === page.id && token ? deps.store.confirm(token, now()) : null;
-      return confirmed ? say(200, en.confirmedTitle, en.confirmedBody) : say(410, en.linkInvalidTitle, en.linkInvalidBody);
+      return confirmed ? say(200, words.confirmedTitle, words.confirmedBody) : say(410, words.linkInvalidTitle, words.linkInvalidBody);
     }
     const subscriber = manageable(token, page);
-    if (!subscriber) return say(410, en.linkInvalidTitle, en.linkInvalidBody);
+    const { words, say } = speaking(subscriber?.locale, posted, linked);
+    if (!read) return say(400, words.invalidAddressTitle, words.invalidAddressBody);
+    if (!subscriber) return say(410, words.linkInvalidTitle, words.linkInvalidBody);
     if (read.oneClick || form.get('action') === 'unsubscribe') {
       deps.store.remove(subscriber.id);
-      return say(200, en.unsubscribedTitle, en.unsubscribedBody);
+      return say(200, words.unsubscribedTitle, words.unsubscribedBody);
     }
     const known = new Set(choicesOf(snapshot, page).map((choice) => choice.id));
     const chosen = [...new Set(form.getAll('component'))].filter((id) => known.has(id));
     deps.store.setComponents(subscriber.id, chosen.length === known.size ? [] : chosen);
-    return say(200, en.savedTitle, en.savedBody);
+    return say(200, words.savedTitle, words.savedBody);
   }
 
   function manageable(token: string | null, page: StatusPage) {

@@ -17,11 +17,14 @@ import { EventFeed } from './event-feed.ts';
 import { confirmationMail } from './mail-view.ts';
 import { smtpTransport, type MailTransport } from './mail-transport.ts';
 import { OutboxSender } from './outbox-sender.ts';
-import { pageAddress, subscribeUrls, type LinkSettings } from './page-address.ts';
+import { manageLink, pageAddress, subscribeUrls, type LinkSettings } from './page-address.ts';
 import { createRoutes } from './routes.ts';
 import { SubscriberStore } from './store.ts';
 import { SUBSCRIPTION_STATS_CHANNEL, type SubscriptionStats } from './stats.ts';
 import { manageToken } from './tokens.ts';
+import type { Locale } from '../site/i18n/locales.ts';
+import { DEFAULT_LANGUAGE_SETTINGS, pageLanguage, type LanguageSettings } from '../site/i18n/settings.ts';
+import { translator } from '../site/i18n/translator.ts';
 
 
 export interface SubscriptionOptions {
@@ -39,6 +42,8 @@ export interface SubscriptionOptions {
   statsIntervalMs?: number;
   /** Also mail a monitor going down with no incident about it (default off). */
   monitorDown?: boolean;
+  /** Languages and zones of the pages (SITE_LOCALE, PAGE_LOCALES, …): mails and answers speak the subscriber's. */
+  languages?: LanguageSettings;
   /** Test seam: another transport than SMTP. */
   transport?: MailTransport;
 }
@@ -66,10 +71,11 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
     retryMaxMs: options.retryMaxMs ?? 30 * 60_000,
     maxAttempts: 60,
     maxPerSecond: options.maxPerSecond ?? 50,
-    manageUrl: (base, subscriberId) => `${base}?t=${encodeURIComponent(manageToken(store.secret(), subscriberId))}`,
+    manageUrl: (base, subscriberId, locale) => manageLink(base, manageToken(store.secret(), subscriberId), locale),
     messageId: (mail) => `<${mail.eventId}.${mail.subscriberId}@${messageHost}>`,
   });
-  const feed = new EventFeed(store, options.links, { pageGraceMs: options.pageGraceMs ?? 7 * 24 * 3_600_000, monitorDown: options.monitorDown ?? false });
+  const languages = options.languages ?? DEFAULT_LANGUAGE_SETTINGS;
+  const feed = new EventFeed(store, options.links, languages, { pageGraceMs: options.pageGraceMs ?? 7 * 24 * 3_600_000, monitorDown: options.monitorDown ?? false });
 
   let latest: Snapshot | null = null;
   const stopSnapshots = onSnapshot((kind, snapshot) => {
@@ -89,15 +95,16 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
 
   const confirmations = { sent: 0, failed: 0 };
   let waiting = 0;
-  function sendConfirmation(page: StatusPage, subscriberId: string, token: string, email: string): void {
+  function sendConfirmation(page: StatusPage, subscriberId: string, token: string, email: string, locale: Locale): void {
     if (waiting >= MAX_WAITING_CONFIRMATIONS) {
       store.confirmationNotSent(subscriberId);
       return;
     }
     waiting += 1;
-    const url = subscribeUrls(pageAddress(page, options.links)).confirm(token);
+    const url = subscribeUrls(pageAddress(page, options.links)).confirm(token, locale);
+    const i18n = translator(locale, pageLanguage(languages, page.slug).timeZone);
     transport
-      .send({ to: email, mail: confirmationMail(page, url) })
+      .send({ to: email, mail: confirmationMail(page, url, i18n) })
       .then((result) => {
         if (result.outcome === 'sent') confirmations.sent += 1;
         else {
@@ -110,7 +117,7 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
       .finally(() => (waiting -= 1));
   }
 
-  const routes = createRoutes({ store, snapshot: () => latest, sendConfirmation });
+  const routes = createRoutes({ store, snapshot: () => latest, sendConfirmation, languages });
   const server = http.createServer((request, response) => {
     routes(request, response).catch((error: unknown) => {
       log.error({ event: 'subscription-route', reason: reasonOf(error) }, `subscription request failed (${reasonOf(error)})`);

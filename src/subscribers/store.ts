@@ -28,12 +28,16 @@ export interface Subscriber {
   components: string[];
   state: SubscriberState;
   createdAt: number;
+  /** The language asked for (a locale code); null: the page's default (rows from before it was kept). */
+  locale: string | null;
 }
 
 export interface DueMail {
   subscriberId: string;
   eventId: number;
   email: string;
+  /** The subscriber's language (null: the page's default). */
+  locale: string | null;
   mail: string;
   attempts: number;
 }
@@ -73,6 +77,7 @@ function subscriber(row: Row): Subscriber {
     components: components(text(row, 'components')),
     state: text(row, 'state') as SubscriberState,
     createdAt: num(row, 'created_at'),
+    locale: typeof row.locale === 'string' ? row.locale : null,
   };
 }
 
@@ -133,21 +138,32 @@ export class SubscriberStore {
     return this.secret();
   }
 
+  /** The data the event feed compared against last (see feed-baseline.ts), as it was saved. */
+  readFeedBaseline(): string | null {
+    const row = this.db.prepare("SELECT value FROM meta WHERE key = 'feed-baseline'").get() as Row | undefined;
+    return row ? text(row, 'value') : null;
+  }
+
+  writeFeedBaseline(value: string): void {
+    this.db.prepare("INSERT INTO meta (key, value) VALUES ('feed-baseline', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(value);
+  }
+
   /**
    * A subscribe request. Returns the confirmation token to mail, or null when nothing may be
    * sent (already confirmed, or a confirmation went out less than an hour ago). The caller's
-   * answer to the visitor is the same either way.
+   * answer to the visitor is the same either way. A pending request takes the newest `locale`;
+   * a confirmed subscriber's language is not changed by someone else's form post.
    */
-  subscribe(pageId: string, email: { address: string; key: string }, chosen: readonly string[], now: number): { id: string; token: string } | null {
+  subscribe(pageId: string, email: { address: string; key: string }, chosen: readonly string[], now: number, locale: string | null = null): { id: string; token: string } | null {
     return this.transaction(() => {
       const existing = this.db.prepare('SELECT * FROM subscribers WHERE page_id = ? AND email_key = ?').get(pageId, email.key) as Row | undefined;
       const token = newToken();
       if (!existing) {
         const id = newId();
         this.db
-          .prepare(`INSERT INTO subscribers (id, page_id, email, email_key, components, state, confirm_hash, confirm_expires, confirm_sent_at, created_at)
-                    VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)`)
-          .run(id, pageId, email.address, email.key, JSON.stringify(chosen), hashToken(token), now + CONFIRM_TTL_MS, now, now);
+          .prepare(`INSERT INTO subscribers (id, page_id, email, email_key, components, state, confirm_hash, confirm_expires, confirm_sent_at, created_at, locale)
+                    VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)`)
+          .run(id, pageId, email.address, email.key, JSON.stringify(chosen), hashToken(token), now + CONFIRM_TTL_MS, now, now, locale);
         return { id, token };
       }
       if (text(existing, 'state') !== 'pending') return null;
@@ -155,8 +171,8 @@ export class SubscriberStore {
       const lastSent = existing.confirm_sent_at === null ? null : num(existing, 'confirm_sent_at');
       if (lastSent !== null && now - lastSent < CONFIRM_INTERVAL_MS) return null;
       this.db
-        .prepare('UPDATE subscribers SET components = ?, confirm_hash = ?, confirm_expires = ?, confirm_sent_at = ? WHERE id = ?')
-        .run(JSON.stringify(chosen), hashToken(token), now + CONFIRM_TTL_MS, now, id);
+        .prepare('UPDATE subscribers SET components = ?, confirm_hash = ?, confirm_expires = ?, confirm_sent_at = ?, locale = ? WHERE id = ?')
+        .run(JSON.stringify(chosen), hashToken(token), now + CONFIRM_TTL_MS, now, locale, id);
       return { id, token };
     });
   }
@@ -201,6 +217,13 @@ export class SubscriberStore {
     return Number(this.db.prepare("DELETE FROM subscribers WHERE state = 'pending' AND confirm_expires <= ?").run(now).changes);
   }
 
+  /** The languages a page's confirmed subscribers read (null: the page's default), each once. */
+  subscriberLocales(pageId: string): (string | null)[] {
+    return (this.db.prepare("SELECT DISTINCT locale FROM subscribers WHERE page_id = ? AND state = 'confirmed' ORDER BY locale").all(pageId) as Row[]).map((row) =>
+      typeof row.locale === 'string' ? row.locale : null,
+    );
+  }
+
   /**
    * Records an event for a page and queues its mail for each confirmed subscriber who chose one
    * of `monitorIds` (or everything), in one transaction: an event is recorded once, whatever
@@ -229,7 +252,7 @@ export class SubscriberStore {
   claimDue(now: number, limit: number): DueMail[] {
     return this.transaction(() => {
       const rows = this.db
-        .prepare(`SELECT o.subscriber_id, o.event_id, o.attempts, s.email, s.state AS subscriber_state, e.mail
+        .prepare(`SELECT o.subscriber_id, o.event_id, o.attempts, s.email, s.locale, s.state AS subscriber_state, e.mail
                   FROM outbox o JOIN subscribers s ON s.id = o.subscriber_id JOIN events e ON e.id = o.event_id
                   WHERE o.state = 'pending' AND o.next_attempt <= ? ORDER BY o.next_attempt, o.event_id LIMIT ?`)
         .all(now, limit) as Row[];
@@ -239,7 +262,7 @@ export class SubscriberStore {
         // A subscriber who started bouncing after the mail was queued gets nothing more.
         const live = text(row, 'subscriber_state') === 'confirmed';
         claim.run(live ? 'sending' : 'failed', now, text(row, 'subscriber_id'), num(row, 'event_id'));
-        if (live) due.push({ subscriberId: text(row, 'subscriber_id'), eventId: num(row, 'event_id'), email: text(row, 'email'), mail: text(row, 'mail'), attempts: num(row, 'attempts') + 1 });
+        if (live) due.push({ subscriberId: text(row, 'subscriber_id'), eventId: num(row, 'event_id'), email: text(row, 'email'), locale: typeof row.locale === 'string' ? row.locale : null, mail: text(row, 'mail'), attempts: num(row, 'attempts') + 1 });
       }
       return due;
     });

@@ -1,7 +1,8 @@
 /**
  * E-mail subscriptions end to end, in a browser with JavaScript off, against the real launcher,
  * the embedded API and a real SMTP server on loopback: subscribe from the page, confirm from the
- * mail, receive one mail per change, leave with the RFC 8058 one-click POST, receive nothing more.
+ * mail, receive one mail per change, leave with the RFC 8058 one-click POST, receive nothing more;
+ * and the same from the Arabic page, in Arabic.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect } from '@playwright/test';
+import { ar } from '../../src/site/i18n/messages/ar.ts';
 import { apiFor, demoPage } from './support/api.ts';
 import { freePort } from '../../bench/lib/free-port.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
@@ -148,6 +150,10 @@ test('the form (components opened) and the answer pages pass axe (WCAG 2 AA)', a
   found.push(...(await violations()));
   await page.goto(`${site.siteUrl}/acme/subscribe/confirm?t=${'C'.repeat(43)}`);
   found.push(...(await violations()));
+  // The same answer right to left, in Arabic (a link naming its language).
+  await page.goto(`${site.siteUrl}/acme/subscribe/confirm?t=${'C'.repeat(43)}&locale=ar`);
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  found.push(...(await violations()));
   await context.close();
   expect(found).toEqual([]);
 });
@@ -158,4 +164,56 @@ test('the subscription pages never show an address, and a forged link is refused
   const json = await (await request(`${site.siteUrl}/acme/api/v2/summary.json`)).body.text();
   expect(json).not.toContain('visitor@example.com');
   expect(site.output.join('\n')).not.toContain('visitor@example.com');
+});
+
+test('from the Arabic page: the answers are Arabic and right to left, and so are the delivered mails', async ({ page }) => {
+  const address = 'arabic.visitor@example.com';
+  const say = (key: keyof typeof ar) => String(ar[key]);
+  await page.goto(`${site.siteUrl}/acme/ar/`);
+  const form = page.getByRole('region', { name: say('subscribe.formHeading') });
+  await form.getByLabel(say('subscribe.emailLabel')).fill(address);
+  await form.getByRole('button', { name: say('subscribe.subscribeButton') }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(say('subscribe.checkInboxTitle'));
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+  await expect(page.getByRole('link', { name: say('subscribe.backToPage') })).toHaveAttribute('href', '/acme/ar/');
+
+  await expect.poll(() => sink.mailsTo(address).length, { timeout: 10_000 }).toBe(1);
+  const confirmation = sink.mailsTo(address)[0]!;
+  expect(confirmation.parsed.subject).toBe(say('subscribe.confirmSubject').replace('{page}', 'Acme Cloud Status'));
+  await page.goto(linkIn(confirmation, '/subscribe/confirm'));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(say('subscribe.confirmTitle'));
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await page.getByRole('button', { name: say('subscribe.confirmButton') }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(say('subscribe.confirmedTitle'));
+
+  const api = apiFor(site);
+  try {
+    const acme = await demoPage(api);
+    const incident = await api.incidents.create({ monitorIds: [acme.monitors[0]!.monitorId], title: 'Mailed: slow search', message: 'Search is slow.', severity: 'minor' });
+    await expect.poll(() => sink.mailsTo(address).length, { timeout: 10_000 }).toBe(2);
+    const mail = sink.mailsTo(address)[1]!;
+    // The .eml as delivered: an ASCII header with the Arabic subject encoded (RFC 2047), Arabic
+    // words in both parts, links to the Arabic page, the HTML right to left.
+    const head = mail.raw.split(/\r?\n\r?\n/)[0]!;
+    expect(head).toMatch(/^[\x20-\x7e\r\n\t]*$/);
+    expect(head).toMatch(/^Subject: =\?UTF-8\?[BQ]\?/m);
+    expect(head).toMatch(/^Content-Language: ar\r?$/m);
+    expect(mail.parsed.subject).toBe(`[Acme Cloud Status] ${say('subscribe.event.incidentCreated')}: Mailed: slow search`);
+    expect(mail.parsed.text).toContain(`${say('subscribe.statusLine')}: ${say('incident.investigating')}`);
+    expect(mail.parsed.text).toContain(`${site.siteUrl}/acme/ar/incidents/${incident.id}/`);
+    expect(mail.parsed.text).toContain(say('subscribe.footerUnsubscribe'));
+    const interfaceText = String(mail.parsed.text).replaceAll('Acme Cloud Status', '');
+    for (const english of ['Status', 'Impact', 'Affected', 'Started', 'Investigating', 'Details', 'Unsubscribe', 'You receive this e-mail']) expect(interfaceText).not.toContain(english);
+    expect(mail.parsed.html).toContain('<html lang="ar" dir="rtl">');
+
+    // The manage page of the mail's link is Arabic too; its button unsubscribes.
+    await page.goto(linkIn(mail, '/subscribe/manage'));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(say('subscribe.manageTitle'));
+    await page.getByRole('button', { name: say('subscribe.unsubscribeButton') }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(say('subscribe.unsubscribedTitle'));
+    await api.incidents.delete(incident.id);
+  } finally {
+    await api.close();
+  }
 });

@@ -19,7 +19,7 @@ describe('npm run subscribers', () => {
     dir = mkdtempSync(join(tmpdir(), 'pl-cli-'));
     const path = join(dir, 's.db');
     const store = new SubscriberStore(path);
-    const alice = store.subscribe('page_1', { address: 'alice@example.com', key: 'alice@example.com' }, ['m1'], 1_700_000_000_000)!;
+    const alice = store.subscribe('page_1', { address: 'alice@example.com', key: 'alice@example.com' }, ['m1'], 1_700_000_000_000, 'pt-BR')!;
     store.confirm(alice.token, 1_700_000_000_001);
     store.subscribe('page_2', { address: '=cmd@example.com', key: '=cmd@example.com' }, [], 1_700_000_000_002);
     store.close();
@@ -30,11 +30,13 @@ describe('npm run subscribers', () => {
     expect(list.text).toContain('2 subscribers');
 
     const csv = run(['export'], path).text.split('\r\n');
-    expect(csv[0]).toBe('id,page_id,email,state,components,created_at');
+    expect(csv[0]).toBe('id,page_id,email,state,components,created_at,locale');
     // Ids are random: one that starts with '-' is guarded like any other formula-like field.
     const aliceId = /^[=+\-@]/.test(alice.id) ? `'${alice.id}` : alice.id;
-    expect(csv[1]).toBe(`"${aliceId}","page_1","alice@example.com","confirmed","m1","2023-11-14T22:13:20.000Z"`);
+    expect(csv[1]).toBe(`"${aliceId}","page_1","alice@example.com","confirmed","m1","2023-11-14T22:13:20.000Z","pt-BR"`);
     expect(csv[2]).toContain(`"'=cmd@example.com"`);
+    // No language kept: the page's default.
+    expect(csv[2]).toMatch(/,""$/);
 
     expect(run(['remove', 'ALICE@example.com'], path)).toEqual({ code: 0, text: 'removed 1 subscriber\n' });
     expect(run(['remove', 'alice@example.com'], path).code).toBe(1);

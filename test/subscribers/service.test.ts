@@ -11,6 +11,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { announceSnapshot } from '../../src/site/data/snapshot-channel.ts';
 import { startSubscriptions, type RunningSubscriptions } from '../../src/subscribers/service.ts';
 import { SubscriberStore } from '../../src/subscribers/store.ts';
+import { DEFAULT_LANGUAGE_SETTINGS, type LanguageSettings } from '../../src/site/i18n/settings.ts';
+import { ar } from '../../src/site/i18n/messages/ar.ts';
+import { de } from '../../src/site/i18n/messages/de.ts';
 import { linkIn, startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
 import { incident, now, snapshot } from '../site/view/fixtures.ts';
 
@@ -32,8 +35,9 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function start(path: string, retryBaseMs = 100): Promise<RunningSubscriptions> {
+async function start(path: string, retryBaseMs = 100, languages?: LanguageSettings): Promise<RunningSubscriptions> {
   const service = await startSubscriptions({
+    ...(languages && { languages }),
     databasePath: path,
     smtp: { host: '127.0.0.1', port: sink.port, secure: false, from: 'Status <status@example.com>' },
     links: { origin: 'https://status.example.com', configured: true },
@@ -162,6 +166,32 @@ describe('subscriptions service', () => {
     expect(sink.mailsTo('a@example.com')).toHaveLength(1);
   });
 
+  it('a change made while Porchlight was stopped is mailed once on the next start, compared with what the last run saw', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pl-subs-'));
+    const path = join(dir, 's.db');
+    let service = await start(path);
+    announceSnapshot('loaded', at(0, { incidents: [] }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await subscribeAndConfirm(service, 'away@example.com');
+    sink.mails.length = 0;
+    await service.close();
+    running.length = 0;
+
+    // An incident opened while it was stopped: the next start's first load is news.
+    service = await start(path);
+    announceSnapshot('loaded', at(1));
+    await until(() => sink.mailsTo('away@example.com').length === 1);
+    expect(sink.mailsTo('away@example.com')[0]!.parsed.subject).toBe('[Acme Status] New incident: Incident i1');
+
+    // Once only: another start with the same data mails nothing more.
+    await service.close();
+    running.length = 0;
+    service = await start(path);
+    announceSnapshot('loaded', at(2));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sink.mailsTo('away@example.com')).toHaveLength(1);
+  });
+
   it('takes the one-click body as multipart/form-data too (RFC 8058 prefers it); a GET of the link changes nothing', async () => {
     dir = mkdtempSync(join(tmpdir(), 'pl-subs-'));
     const path = join(dir, 's.db');
@@ -209,5 +239,63 @@ describe('subscriptions service', () => {
     const store = new SubscriberStore(path);
     expect(store.stats().subscribers).toMatchObject({ confirmed: 1, bouncing: 1 });
     store.close();
+  });
+
+  it('speaks the language of the page variant subscribed from: answers, confirmation and event mails; Subject RFC 2047-encoded', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pl-subs-'));
+    const path = join(dir, 's.db');
+    // The page offers English (its default), German and Arabic; Japanese is shipped but not offered.
+    const languages: LanguageSettings = { ...DEFAULT_LANGUAGE_SETTINGS, siteLocales: ['en', 'de', 'ar'] };
+    const service = await start(path, 100, languages);
+    announceSnapshot('loaded', at(0, { incidents: [] }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const german = await post(service, '/subscribe', 'email=de%40example.com&locale=de');
+    expect(german.text).toContain('<html lang="de" dir="ltr">');
+    expect(german.text).toContain(de['subscribe.checkInboxTitle']);
+    expect(german.text).toContain('<a href="/de/">');
+    expect((await post(service, '/subscribe', 'email=ar%40example.com&locale=ar')).text).toContain('<html lang="ar" dir="rtl">');
+    // Not offered, or not a language: the page's default.
+    expect((await post(service, '/subscribe', 'email=ja%40example.com&locale=ja')).text).toContain('<html lang="en" dir="ltr">');
+    expect((await post(service, '/subscribe', 'email=xx%40example.com&locale=%0D%0AX-Evil%3A%201')).text).toContain('Check your inbox');
+    await until(() => sink.mails.length === 4);
+
+    const arabicConfirmation = sink.mailsTo('ar@example.com')[0]!;
+    expect(arabicConfirmation.parsed.subject).toBe(ar['subscribe.confirmSubject'].replace('{page}', 'Acme Status'));
+    // RFC 2047: the header itself is ASCII, the words encoded; no header was added.
+    const head = arabicConfirmation.raw.split(/\r?\n\r?\n/)[0]!;
+    expect(head).toMatch(/^[\x20-\x7e\r\n\t]*$/);
+    expect(head).toMatch(/^Subject: =\?UTF-8\?[BQ]\?/m);
+    expect(head).toMatch(/^Content-Language: ar\r?$/m);
+    expect(sink.mailsTo('xx@example.com')[0]!.raw).not.toMatch(/^X-Evil/m);
+    expect(sink.mailsTo('ja@example.com')[0]!.parsed.subject).toBe('Confirm your subscription to Acme Status');
+
+    for (const [email, locale] of [['de@example.com', 'de'], ['ar@example.com', 'ar'], ['ja@example.com', 'en']] as const) {
+      const link = new URL(linkIn(sink.mailsTo(email)[0]!, '/subscribe/confirm'));
+      expect(link.searchParams.get('locale')).toBe(locale);
+      const view = await request(`${service.origin}/subscribe/confirm?t=${link.searchParams.get('t')}`, { headers: { host: 'status.acme.test' } });
+      // The link's language comes from the subscriber, even without the link's locale.
+      expect(await view.body.text()).toContain(`<html lang="${locale}"`);
+      expect((await post(service, '/subscribe/confirm', `t=${link.searchParams.get('t')}`)).text).toContain(`<html lang="${locale}"`);
+    }
+    sink.mails.length = 0;
+
+    announceSnapshot('loaded', at(1));
+    await until(() => sink.mails.length === 3);
+    const event = (email: string) => sink.mailsTo(email)[0]!;
+    expect(event('de@example.com').parsed.subject).toBe('[Acme Status] Neue Störung: Incident i1');
+    expect(event('de@example.com').parsed.text).toContain('https://status.acme.test/de/incidents/i1/');
+    expect(event('ar@example.com').parsed.subject).toBe('[Acme Status] حادث جديد: Incident i1');
+    expect(event('ar@example.com').parsed.html).toContain('<html lang="ar" dir="rtl">');
+    expect(event('ja@example.com').parsed.subject).toBe('[Acme Status] New incident: Incident i1');
+    expect(event('ja@example.com').parsed.text).toContain('https://status.acme.test/incidents/i1/');
+
+    // After unsubscribing, the old link still answers in the subscriber's language (the link names it).
+    const manage = new URL(linkIn(event('ar@example.com'), '/subscribe/manage'));
+    expect(manage.searchParams.get('locale')).toBe('ar');
+    expect((await post(service, `${manage.pathname}${manage.search}`, 'List-Unsubscribe=One-Click')).text).toContain(ar['subscribe.unsubscribedTitle']);
+    const gone = await request(`${service.origin}${manage.pathname}${manage.search}`, { headers: { host: 'status.acme.test' } });
+    expect(gone.statusCode).toBe(410);
+    expect(await gone.body.text()).toContain(ar['subscribe.linkInvalidTitle']);
   });
 });

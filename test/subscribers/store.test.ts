@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../src/subscribers/migrations.ts';
 import { CONFIRM_INTERVAL_MS, CONFIRM_TTL_MS, SubscriberStore } from '../../src/subscribers/store.ts';
 import { hashToken, manageToken, readManageToken } from '../../src/subscribers/tokens.ts';
 
@@ -149,5 +151,45 @@ describe('SubscriberStore', () => {
     expect(store.remove(subscriber.id)).toBe(true);
     expect(store.stats().outbox.pending).toBe(0);
     expect(store.find('ALICE@example.com')).toEqual([]);
+  });
+});
+
+describe('SubscriberStore languages (migration 2)', () => {
+  it('migrates a version-1 file: its rows keep everything and read the page default (NULL), its waiting mails still go out', () => {
+    const path = tempDb();
+    mkdirSync(dirname(path), { recursive: true });
+    // The store as the previous release left it: schema version 1, a subscriber, an event queued for them.
+    const old = new DatabaseSync(path);
+    old.exec(MIGRATIONS.find((migration) => migration.version === 1)!.sql);
+    old.exec('PRAGMA user_version = 1');
+    old.prepare(`INSERT INTO subscribers (id, page_id, email, email_key, components, state, created_at, confirmed_at) VALUES ('s1', 'page_1', 'alice@example.com', 'alice@example.com', '[]', 'confirmed', ?, ?)`).run(T0, T0);
+    old.prepare(`INSERT INTO events (id, page_id, key, mail, created_at) VALUES (1, 'page_1', 'incident:i1:created', '{"subject":"Old mail"}', ?)`).run(T0);
+    old.prepare(`INSERT INTO outbox (subscriber_id, event_id, state, attempts, next_attempt, created_at, updated_at) VALUES ('s1', 1, 'pending', 0, ?, ?, ?)`).run(T0, T0, T0);
+    old.close();
+
+    const store = new SubscriberStore(path);
+    const version = new DatabaseSync(path, { readOnly: true });
+    expect(version.prepare('PRAGMA user_version').get()).toEqual({ user_version: 2 });
+    version.close();
+    expect(store.get('s1')).toMatchObject({ email: 'alice@example.com', state: 'confirmed', locale: null });
+    expect(store.subscriberLocales('page_1')).toEqual([null]);
+    expect(store.claimDue(T0 + 1, 10)).toEqual([{ subscriberId: 's1', eventId: 1, email: 'alice@example.com', locale: null, mail: '{"subject":"Old mail"}', attempts: 1 }]);
+    // New subscribers keep the language they asked in.
+    const request = store.subscribe('page_1', bob, [], T0, 'de')!;
+    store.confirm(request.token, T0 + 1);
+    expect(store.get(request.id)?.locale).toBe('de');
+    expect(store.subscriberLocales('page_1')).toEqual([null, 'de']);
+    store.close();
+  });
+
+  it('a pending request takes the newest language; a confirmed subscriber keeps theirs', () => {
+    const store = new SubscriberStore(':memory:');
+    const first = store.subscribe('page_1', alice, [], T0, 'de')!;
+    store.subscribe('page_1', alice, [], T0 + CONFIRM_INTERVAL_MS, 'fr');
+    expect(store.get(first.id)?.locale).toBe('fr');
+    const done = confirmed(store, bob);
+    store.subscribe('page_1', bob, [], T0 + CONFIRM_INTERVAL_MS, 'ar');
+    expect(store.get(done.id)?.locale).toBeNull();
+    store.close();
   });
 });

@@ -26,7 +26,10 @@ try {
   const mailbox = data.smtp === null && data.demoMailDir ? await (await import('../../subscribers/demo-mailbox.ts')).startDemoMailbox(data.demoMailDir) : null;
   const smtp: SmtpSettings = data.smtp ?? { host: '127.0.0.1', port: mailbox?.port ?? 25, secure: false, from: 'Porchlight demo <status@porchlight.localhost>' };
   const links = { ...data.links };
-  const running = await startSubscriptions({ databasePath: data.databasePath, smtp, links, maxPerSecond: data.maxPerSecond, monitorDown: data.monitorDown, ...(data.retryBaseMs !== undefined && { retryBaseMs: data.retryBaseMs }) });
+  // The same language settings as the site's (a worker starts with a copy of the launcher's environment, already checked there).
+  const { languageSettings, parseSiteEnv } = await import('../../site/config.ts');
+  const languages = languageSettings(parseSiteEnv(process.env));
+  const running = await startSubscriptions({ databasePath: data.databasePath, smtp, links, languages, maxPerSecond: data.maxPerSecond, monitorDown: data.monitorDown, ...(data.retryBaseMs !== undefined && { retryBaseMs: data.retryBaseMs }) });
   onMessages(
     async () => {
       await running.close();

@@ -1,23 +1,33 @@
 /**
- * Every word a visitor reads about e-mail subscriptions (the form, the answer pages, the mails),
- * from the message catalogs (`subscribe.*`, i18n/messages/). `subscriptionText(i18n)` says them in
- * one language; `en` is English, which the answer pages and mails still use (to move them to the
- * page's default language, hand them `subscriptionText(translator(pageLanguage(…).locale))`).
+ * Every word a visitor reads about e-mail subscriptions outside the status page (the answer
+ * pages and the mails), from the message catalogs (`subscribe.*`, i18n/messages/), in the
+ * subscriber's language. Status words, labels and times are the ones the pages use (incident.*,
+ * maintenance.*, health.*, affected.label), never a second copy. The form on the page reads the
+ * catalog itself (components/SubscribeForm.astro).
  */
-import { translator, type Translator } from '../i18n/translator.ts';
+import type { Translator } from '../i18n/translator.ts';
+import type { TimeView } from './types.ts';
 
-export function subscriptionText(i18n: Translator) {
+export type MailEventKind =
+  | 'incident-created'
+  | 'incident-updated'
+  | 'incident-resolved'
+  | 'maintenance-scheduled'
+  | 'maintenance-started'
+  | 'maintenance-completed'
+  | 'monitor-down';
+
+function words(i18n: Translator) {
   const t = i18n.t;
   return {
-    // The form on the status page.
-    formHeading: t('subscribe.formHeading'),
-    formIntro: t('subscribe.formIntro'),
-    emailLabel: t('subscribe.emailLabel'),
-    componentsSummary: t('subscribe.componentsSummary'),
-    componentsHint: t('subscribe.componentsHint'),
-    subscribeButton: t('subscribe.subscribeButton'),
+    lang: i18n.locale,
+    dir: i18n.dir,
 
     // Answer pages.
+    formHeading: t('subscribe.formHeading'),
+    formIntro: t('subscribe.formIntro'),
+    componentsSummary: t('subscribe.componentsSummary'),
+    componentsHint: t('subscribe.componentsHint'),
     checkInboxTitle: t('subscribe.checkInboxTitle'),
     checkInboxBody: t('subscribe.checkInboxBody'),
     invalidAddressTitle: t('subscribe.invalidAddressTitle'),
@@ -49,31 +59,54 @@ export function subscriptionText(i18n: Translator) {
     confirmSubject: (page: string) => t('subscribe.confirmSubject', { page }),
     confirmMailBody: (page: string) => t('subscribe.confirmMailBody', { page }),
     confirmMailIgnore: t('subscribe.confirmMailIgnore'),
-    subjects: {
-      'incident-created': (title: string) => t('subscribe.subject.incidentCreated', { title }),
-      'incident-updated': (title: string) => t('subscribe.subject.incidentUpdated', { title }),
-      'incident-resolved': (title: string) => t('subscribe.subject.incidentResolved', { title }),
-      'maintenance-scheduled': (title: string) => t('subscribe.subject.maintenanceScheduled', { title }),
-      'maintenance-started': (title: string) => t('subscribe.subject.maintenanceStarted', { title }),
-      'maintenance-completed': (title: string) => t('subscribe.subject.maintenanceCompleted', { title }),
-      'monitor-down': (title: string) => t('subscribe.subject.monitorDown', { title }),
-    },
+    /** What happened: the mail's heading, and before its title in the subject. */
+    events: {
+      'incident-created': t('subscribe.event.incidentCreated'),
+      'incident-updated': t('subscribe.event.incidentUpdated'),
+      'incident-resolved': t('incident.resolved'),
+      'maintenance-scheduled': t('subscribe.event.maintenanceScheduled'),
+      'maintenance-started': t('subscribe.event.maintenanceStarted'),
+      'maintenance-completed': t('subscribe.event.maintenanceCompleted'),
+      'monitor-down': t('health.down'),
+    } satisfies Record<MailEventKind, string>,
+    /** "Label: value" with the language's own colon (a plain-text line, a subject). */
+    labelled: (label: string, value: string) => t('subscribe.labelled', { label, value }),
+    updateAt: (status: string, time: string) => t('subscribe.updateAt', { status, time }),
+    /** A time as the page writes it (its zone, labelled) and the instant in ISO 8601. */
+    when: (time: TimeView) => (time.iso ? t('subscribe.timeWithIso', { time: time.absolute, iso: time.iso }) : time.absolute),
+    list: (items: readonly string[]) => i18n.list(items),
     monitorDownBody: t('subscribe.monitorDownBody'),
     downStatus: t('health.down'),
     checkedLine: t('subscribe.checkedLine'),
     statusLine: t('subscribe.statusLine'),
     impactLine: t('subscribe.impactLine'),
-    affectedLine: t('subscribe.affectedLine'),
-    startedLine: t('subscribe.startedLine'),
-    resolvedLine: t('subscribe.resolvedLine'),
-    windowLine: t('subscribe.windowLine'),
-    scheduledStatus: t('maintenance.upcoming'),
-    inProgressStatus: t('maintenance.running'),
-    completedStatus: t('maintenance.completed'),
+    affectedLine: t('affected.label'),
+    startedLine: t('incident.started'),
+    resolvedLine: t('incident.resolvedAt'),
+    maintenanceStatus: {
+      'maintenance-scheduled': t('maintenance.upcoming'),
+      'maintenance-started': t('maintenance.running'),
+      'maintenance-completed': t('maintenance.completed'),
+    },
+    /** The window's start and end, labelled as the page labels an upcoming or a running window. */
+    windowLabels: {
+      'maintenance-scheduled': [t('maintenance.starts'), t('maintenance.ends')],
+      'maintenance-started': [t('maintenance.started'), t('maintenance.expectedEnd')],
+      'maintenance-completed': [t('maintenance.started'), t('maintenance.ends')],
+    } as const,
     detailsLink: t('subscribe.detailsLink'),
     footerWhy: (page: string) => t('subscribe.footerWhy', { page }),
     footerUnsubscribe: t('subscribe.footerUnsubscribe'),
   };
 }
 
-export const en = subscriptionText(translator());
+export type SubscriptionText = ReturnType<typeof words>;
+
+const made = new WeakMap<Translator, SubscriptionText>();
+
+/** The words in the translator's language (made once per translator: translators are cached too). */
+export function subscriptionText(i18n: Translator): SubscriptionText {
+  let text = made.get(i18n);
+  if (!text) made.set(i18n, (text = words(i18n)));
+  return text;
+}
