@@ -4,7 +4,8 @@
  * answer 200 in the language they name, the switcher without JavaScript, axe, the page weight;
  * and a page whose default is Arabic (PAGE_LOCALES=acme=ar): right to left, its uptime bar read
  * from oldest to newest in reading direction, its feeds, calendar, widget and badges in Arabic
- * and still read by the same consumers, and screenshots at 375 and 1280 px.
+ * and still read by the same consumers, and screenshots at 375 and 1280 px; and a page in a zone
+ * whose date is not UTC's (PAGE_TIME_ZONES), whose uptime days end on that zone's date.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect } from '@playwright/test';
@@ -34,9 +35,16 @@ function englishLeftIn(locale: Locale, text: string): string[] {
   return ENGLISH_TEXTS.filter(([key, english]) => catalog[key] !== english && text.includes(english)).map(([key, english]) => `${key}: ${english}`);
 }
 
-const test = base.extend<{ baseURL: string }, { porchlight: PorchlightProcess; arabic: PorchlightProcess }>({
+/**
+ * A zone whose calendar date differs from UTC's right now: 14 hours ahead from 10:00 UTC on
+ * (Kiritimati), 12 hours behind before noon UTC; a test near a boundary still sees the difference.
+ */
+const FAR_ZONE = new Date().getUTCHours() >= 12 ? 'Pacific/Kiritimati' : 'Etc/GMT+12';
+
+const test = base.extend<{ baseURL: string }, { porchlight: PorchlightProcess; arabic: PorchlightProcess; zoned: PorchlightProcess }>({
   porchlight: [async ({}, use) => { const running = await startPorchlightProcess(); await use(running); await running.stop(); }, { scope: 'worker' }],
   arabic: [async ({}, use) => { const running = await startPorchlightProcess({ PAGE_LOCALES: 'acme=ar', SITE_TIME_ZONE: 'Asia/Riyadh' }); await use(running); await running.stop(); }, { scope: 'worker' }],
+  zoned: [async ({}, use) => { const running = await startPorchlightProcess({ PAGE_TIME_ZONES: `acme=${FAR_ZONE}` }); await use(running); await running.stop(); }, { scope: 'worker' }],
   baseURL: async ({ porchlight }, use) => { await use(porchlight.siteUrl); },
 });
 
@@ -184,6 +192,24 @@ test.describe('a page whose default language is Arabic', () => {
     await expect(page.locator('.pl-widget__home')).toHaveText('صفحة الحالة الكاملة');
     const json = await (await request.get(`${arabic.siteUrl}/acme/api/v2/status.json`)).json() as { status: { description: string } };
     expect(json.status.description).toMatch(/^[\x20-\x7e]+$/);
+  });
+});
+
+test.describe('a page in another time zone', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the days of its uptime bar end on that zone\'s date, not UTC\'s', async ({ page, zoned }) => {
+    const dateIn = (timeZone: string) => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone }).format(new Date()).replace('Sept', 'Sep');
+    const before = dateIn(FAR_ZONE);
+    expect(before, 'the chosen zone is on another date than UTC').not.toBe(dateIn('UTC'));
+    await page.goto(`${zoned.siteUrl}/acme/`);
+    await expect(page.locator('main time').first()).toHaveText(new RegExp(FAR_ZONE === 'Etc/GMT+12' ? 'GMT-12$' : 'GMT\\+14$'));
+    await page.getByRole('link', { name: 'Daily uptime of API, day by day' }).click();
+    const days = page.getByRole('region', { name: 'Days, newest first' }).getByRole('listitem');
+    await expect(days).toHaveCount(90);
+    // Newest first: the zone's today opens the list (either side of a midnight passed meanwhile).
+    const newest = (await days.first().textContent())!.trim();
+    expect([before, dateIn(FAR_ZONE)].some((date) => newest.startsWith(`${date}:`)), newest).toBe(true);
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadLauncherConfig } from '../../src/server/config.ts';
 import { ConfigError, languageSettings } from '../../src/site/config.ts';
 import { SHIPPED_LOCALES } from '../../src/site/i18n/locales.ts';
-import { pageLanguage } from '../../src/site/i18n/settings.ts';
+import { pageLanguage, timeZonesInUse } from '../../src/site/i18n/settings.ts';
 
 describe('language settings', () => {
   it('default to English and UTC for every page, offering every shipped language', () => {
@@ -15,6 +15,12 @@ describe('language settings', () => {
     expect(pageLanguage(settings, 'acme')).toEqual({ locale: 'ar', offered: ['ar', 'de', 'en', 'pt-BR'], timeZone: 'Asia/Riyadh' });
     expect(pageLanguage(settings, 'beta')).toEqual({ locale: 'pt-BR', offered: ['pt-BR', 'de', 'en', 'ar'], timeZone: 'Europe/Berlin' });
     expect(pageLanguage(settings, 'other')).toEqual({ locale: 'de', offered: ['de', 'en', 'pt-BR', 'ar'], timeZone: 'Europe/Berlin' });
+  });
+
+  it('list every zone a page uses once, for the uptime days to be counted in', () => {
+    expect(timeZonesInUse(languageSettings(loadLauncherConfig({}).site))).toEqual(['UTC']);
+    const settings = languageSettings(loadLauncherConfig({ SITE_TIME_ZONE: 'Europe/Berlin', PAGE_TIME_ZONES: 'acme=Asia/Tokyo, beta=europe/berlin, gamma=Etc/UTC' }).site);
+    expect(timeZonesInUse(settings)).toEqual(['Asia/Tokyo', 'Europe/Berlin', 'UTC']);
   });
 });
 

@@ -9,9 +9,14 @@ import { writeFileAtomically } from './atomic-file.ts';
 import { z } from 'zod';
 import type { MonitorHistory } from './uptime-history.ts';
 
+const dayCountersSchema = z.record(z.string(), z.object({ checks: z.number().int().nonnegative(), up: z.number().int().nonnegative() }));
+
 /** One monitor's aggregates as written down (also part of the saved snapshot, see snapshot-file.ts). */
 export const monitorHistorySchema = z.object({
-  days: z.record(z.string(), z.object({ checks: z.number().int().nonnegative(), up: z.number().int().nonnegative() })),
+  days: dayCountersSchema,
+  // Absent in files written when only UTC days were counted: those histories start again for a zone.
+  zoneDays: z.record(z.string(), dayCountersSchema).optional(),
+  earlier: z.object({ days: dayCountersSchema, zoneDays: z.record(z.string(), dayCountersSchema).optional() }).optional(),
   headAt: z.string().nullable(),
   headIds: z.array(z.string()),
   tailAt: z.string().nullable(),

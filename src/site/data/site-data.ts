@@ -13,6 +13,7 @@ import { Agent } from '../../api/undici-agent.ts';
 import { createClient, RateLimitError, type ApiClient } from '../../api/index.ts';
 import { createLogger, reasonOf, type Logger } from '../../logging/logger.ts';
 import { siteConfig, type SiteConfig } from '../config.ts';
+import { timeZonesInUse } from '../i18n/settings.ts';
 import { announceCustomDomains } from './custom-domains.ts';
 import { announceDataFetchedAt } from './data-age.ts';
 import { onDataWanted } from './data-wanted.ts';
@@ -199,6 +200,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
           // With no history at all (the very first start), fill the bars faster.
           backfillBudget: histories.size === 0 ? config.backfillPages * FIRST_LOAD_BACKFILL_FACTOR : config.backfillPages,
           concurrency: 4,
+          timeZones: timeZonesInUse(config.languages),
           skipHistory: Date.now() < historyHoldUntil,
           onHistoryError: (error) => {
             if (error instanceof RateLimitError) historyHoldUntil = Date.now() + Math.min((error.retryAfterSeconds ?? 60) * 1000, 3_600_000);

@@ -8,7 +8,7 @@
 import type { Incident, MaintenanceWindow, Monitor, Organization, StatusPage } from '../../contract/index.ts';
 import type { ApiClient } from '../../api/index.ts';
 import { DEFAULT_HISTORY_PACE, LISTS, monitorsToCatchUp, type HistoryPace, type ListName } from './refresh-plan.ts';
-import { refreshHistories, type HistoryOptions, type MonitorHistory } from './uptime-history.ts';
+import { alignHistories, refreshHistories, type HistoryOptions, type MonitorHistory } from './uptime-history.ts';
 
 export interface Snapshot {
   organization: Organization | null;
@@ -36,6 +36,8 @@ export interface LoadOptions {
   /** The lists to read (refresh-plan.ts); all five when absent or when there is no previous snapshot. */
   lists?: ReadonlySet<ListName>;
   historyPace?: HistoryPace;
+  /** Time zones of the pages, whose calendar days the uptime bars count besides UTC. */
+  timeZones?: readonly string[];
   /** Awaited before each check page (the rate-limit pacer spreads them). */
   beforeCheckPage?: () => Promise<void>;
 }
@@ -75,6 +77,8 @@ export async function loadSnapshot(client: ApiClient, histories: Map<string, Mon
   const byId = new Map(monitors.map((monitor) => [monitor.id, monitor]));
   const tracked = publicMonitorIds(pages).filter((id) => byId.has(id));
   const now = options.now();
+  // Before planning: a history started again for a new zone is caught up as a new one.
+  if (!options.skipHistory) alignHistories(histories, tracked, options.timeZones ?? []);
   const due = monitorsToCatchUp(tracked.map((id) => byId.get(id)!), histories, now.getTime(), options.historyPace ?? DEFAULT_HISTORY_PACE);
   const history = options.skipHistory ? null : await refreshHistories(
     histories,
@@ -89,6 +93,7 @@ export async function loadSnapshot(client: ApiClient, histories: Map<string, Mon
       backfillBudget: options.backfillBudget,
       concurrency: options.concurrency,
       catchUp: new Map(due.map((id) => [id, byId.get(id)!.lastCheckedAt ?? null])),
+      ...(options.timeZones ? { timeZones: options.timeZones } : {}),
       ...(options.historyOptions ? { options: options.historyOptions } : {}),
     },
   );

@@ -7,9 +7,17 @@
  * then, within a page budget shared by all monitors, backfills older pages below the tail until
  * the window start or the end of the history. If more new checks arrived than the catch-up cap
  * allows (the site was down for long), the checks in between are skipped: those days show partial data.
+ *
+ * Days are counted in UTC and in each other time zone the pages use (their bars' days run from
+ * local midnight to local midnight): a few sets of 90 counters per monitor. A history counted
+ * without one of the zones now asked for is started again (a changed PAGE_TIME_ZONES): its old
+ * checks cannot be recounted, they are fetched again by backfill. Until backfill is done, the
+ * counters it had before still give the days not reached yet (`earlier`, see historyDays), so the
+ * bars of the zones already counted stay whole meanwhile.
  */
 import type { Check } from '../../contract/index.ts';
-import { parseInstant, utcDayKey, MS_PER_DAY, startOfUtcDay } from '../lib/time.ts';
+import { parseInstant } from '../lib/time.ts';
+import { isDayKey, lastZoneDays, startOfZoneDay, UTC } from '../lib/zone-days.ts';
 import { aggregateChecksByDay, mergeDayAggregates, type DayCounter } from '../lib/uptime.ts';
 
 export interface LatencyPoint {
@@ -17,9 +25,16 @@ export interface LatencyPoint {
   latency: number | null;
 }
 
-export interface MonitorHistory {
+export interface DayCounters {
   /** UTC day 'YYYY-MM-DD' -> counts. */
   days: Record<string, DayCounter>;
+  /** The same checks counted by the days of each other zone asked for: IANA name -> day -> counts. */
+  zoneDays?: Record<string, Record<string, DayCounter>> | undefined;
+}
+
+export interface MonitorHistory extends DayCounters {
+  /** While a history started again for a new zone is not complete: the counters it had before. */
+  earlier?: DayCounters | undefined;
   headAt: string | null;
   /** Ids of the counted checks at `headAt`, so a check on that same instant is not counted twice. */
   headIds: string[];
@@ -61,14 +76,69 @@ export const DEFAULT_HISTORY_OPTIONS: HistoryOptions = {
   maxRecentPoints: 2_000,
 };
 
-export function emptyHistory(): MonitorHistory {
-  return { days: {}, headAt: null, headIds: [], tailAt: null, tailIds: [], backfillOffset: 0, complete: false, recent: [] };
+/** A history with nothing counted yet, for UTC and `timeZones`. */
+export function emptyHistory(timeZones: readonly string[] = []): MonitorHistory {
+  const history: MonitorHistory = { days: {}, headAt: null, headIds: [], tailAt: null, tailIds: [], backfillOffset: 0, complete: false, recent: [] };
+  const others = timeZones.filter((zone) => zone !== UTC);
+  if (others.length > 0) history.zoneDays = Object.fromEntries(others.map((zone) => [zone, {}]));
+  return history;
 }
 
-/** Adds checks to the day counters (the counting rules are uptime.ts's). */
+const countersOf = (counters: DayCounters | undefined, timeZone: string) => (timeZone === UTC ? counters?.days : counters?.zoneDays?.[timeZone]);
+
+/**
+ * The day counters of one zone's calendar; empty when that zone is not counted. While a history
+ * started again is read back, the days that begin before its oldest check read so far are the
+ * earlier counters' (the day holding that check is not whole yet in the new ones).
+ */
+export function historyDays(history: MonitorHistory | undefined, timeZone: string): Record<string, DayCounter> {
+  const counted = countersOf(history, timeZone) ?? {};
+  const earlier = history?.complete ? undefined : countersOf(history?.earlier, timeZone);
+  if (!earlier) return counted;
+  const tailMs = history?.tailAt ? parseInstant(history.tailAt) : null;
+  const days = { ...counted };
+  for (const [key, counter] of Object.entries(earlier)) {
+    if (isDayKey(key) && (tailMs === null || startOfZoneDay(key, timeZone) < tailMs)) days[key] = counter;
+  }
+  return days;
+}
+
+/**
+ * The history to keep counting in `timeZones`: the same one (zones no longer asked for dropped),
+ * or a fresh one when a zone asked for was never counted in it.
+ */
+export function alignZones(history: MonitorHistory, timeZones: readonly string[]): MonitorHistory {
+  const others = timeZones.filter((zone) => zone !== UTC);
+  if (others.some((zone) => !history.zoneDays?.[zone])) {
+    const fresh = emptyHistory(timeZones);
+    // Shown until the new history is complete; one started again while being read back keeps the older ones.
+    const earlier: DayCounters = !history.complete && history.earlier ? history.earlier : { days: history.days, zoneDays: history.zoneDays };
+    if (history.headAt !== null || history.earlier) fresh.earlier = earlier;
+    return fresh;
+  }
+  if (others.length === 0) delete history.zoneDays;
+  else history.zoneDays = Object.fromEntries(others.map((zone) => [zone, history.zoneDays![zone]!]));
+  return history;
+}
+
+/**
+ * One history per listed monitor, each counting UTC and `timeZones` (others forgotten, new or
+ * re-zoned ones empty: the refresh plan then treats them as new). Returns the zones counted.
+ */
+export function alignHistories(histories: Map<string, MonitorHistory>, monitorIds: readonly string[], timeZones: readonly string[]): string[] {
+  const zones = [UTC, ...new Set(timeZones.filter((zone) => zone !== UTC))];
+  for (const id of [...histories.keys()]) if (!monitorIds.includes(id)) histories.delete(id);
+  for (const id of monitorIds) histories.set(id, alignZones(histories.get(id) ?? emptyHistory(zones), zones));
+  return zones;
+}
+
+/** Adds checks to the day counters of every zone counted (the counting rules are uptime.ts's). */
 function count(history: MonitorHistory, entries: readonly { check: Check }[]): void {
-  const added = aggregateChecksByDay(entries.map((entry) => entry.check));
-  history.days = Object.fromEntries(mergeDayAggregates(new Map(Object.entries(history.days)), added));
+  const checks = entries.map((entry) => entry.check);
+  const add = (days: Record<string, DayCounter>, zone: string) =>
+    Object.fromEntries(mergeDayAggregates(new Map(Object.entries(days)), aggregateChecksByDay(checks, zone)));
+  history.days = add(history.days, UTC);
+  for (const [zone, days] of Object.entries(history.zoneDays ?? {})) history.zoneDays![zone] = add(days, zone);
 }
 
 /** Strictly newer than the boundary, or on it but not yet counted. */
@@ -167,10 +237,24 @@ async function backfillPage(
   if (!page.hasMore || page.checks.length === 0) history.complete = true;
 }
 
-function prune(history: MonitorHistory, nowMs: number, options: HistoryOptions): void {
-  const firstDay = utcDayKey(startOfUtcDay(nowMs) - (options.windowDays - 1) * MS_PER_DAY);
-  for (const key of Object.keys(history.days)) {
-    if (key < firstDay) delete history.days[key];
+/** First day key of the window in a zone. */
+function firstDayOf(now: Date, zone: string, options: HistoryOptions): string {
+  return lastZoneDays(options.windowDays, now, zone)[0]!.key;
+}
+
+function prune(history: MonitorHistory, now: Date, nowMs: number, options: HistoryOptions): void {
+  const drop = (days: Record<string, DayCounter>, zone: string) => {
+    const firstDay = firstDayOf(now, zone, options);
+    for (const key of Object.keys(days)) {
+      if (key < firstDay) delete days[key];
+    }
+  };
+  drop(history.days, UTC);
+  for (const [zone, days] of Object.entries(history.zoneDays ?? {})) drop(days, zone);
+  if (history.complete) delete history.earlier;
+  if (history.earlier) {
+    drop(history.earlier.days, UTC);
+    for (const [zone, days] of Object.entries(history.earlier.zoneDays ?? {})) drop(days, zone);
   }
   const recentFrom = nowMs - options.recentHours * 3_600_000;
   history.recent = history.recent
@@ -205,13 +289,15 @@ export async function refreshHistories(
      * refresh-plan.ts); all of `monitorIds` when absent.
      */
     catchUp?: ReadonlyMap<string, string | null>;
+    /** Zones whose calendar days are counted besides UTC (the pages' zones). */
+    timeZones?: readonly string[];
   },
 ): Promise<RefreshResult> {
   const options = context.options ?? DEFAULT_HISTORY_OPTIONS;
   const nowMs = context.now.getTime();
-  const windowStartMs = startOfUtcDay(nowMs) - (options.windowDays - 1) * MS_PER_DAY;
-  for (const id of [...histories.keys()]) if (!monitorIds.includes(id)) histories.delete(id);
-  for (const id of monitorIds) if (!histories.has(id)) histories.set(id, emptyHistory());
+  const zones = alignHistories(histories, monitorIds, context.timeZones ?? []);
+  // The earliest first day of all zones: the one furthest east starts first.
+  const windowStartMs = Math.min(...zones.map((zone) => lastZoneDays(options.windowDays, context.now, zone)[0]!.start));
 
   let requests = 0;
   let error: unknown = null;
@@ -243,7 +329,7 @@ export async function refreshHistories(
     }
   }
 
-  for (const history of histories.values()) prune(history, nowMs, options);
+  for (const history of histories.values()) prune(history, context.now, nowMs, options);
   return { requests, error };
 }
 

@@ -41,6 +41,11 @@ export function pageLanguage(settings: LanguageSettings, slug: string): PageLang
   };
 }
 
+/** Every zone some page speaks (the site's and each page's), sorted: the uptime bars count their days. */
+export function timeZonesInUse(settings: LanguageSettings): string[] {
+  return [...new Set([settings.siteTimeZone, ...settings.pageTimeZones.values()])].sort();
+}
+
 const SHIPPED = `one of ${SHIPPED_LOCALES.join(', ')}`;
 
 /** The canonical IANA name of a zone ('utc' -> 'UTC'), or null when Intl does not know it. */

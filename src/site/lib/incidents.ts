@@ -20,7 +20,8 @@ import {
   type IncidentUpdate,
 } from '../../contract/index.ts';
 import { enumReader } from './normalize-enum.ts';
-import { assertDayCount, lastUtcDayStarts, MS_PER_DAY, nowMs, parseInstant, utcDayKey, utcMonthKey } from './time.ts';
+import { assertDayCount, MS_PER_DAY, nowMs, parseInstant } from './time.ts';
+import { lastZoneDays, UTC, zoneMonthKey } from './zone-days.ts';
 
 /** The fields the functions below read; callers keep their full incident type. */
 export type IncidentLike = Pick<Incident, 'id' | 'status' | 'startedAt' | 'resolvedAt' | 'monitors'> & {
@@ -116,21 +117,22 @@ export function shiftMonth(month: string, delta: number): string | null {
 }
 
 export interface IncidentMonth<T> {
-  /** 'YYYY-MM' (UTC) of the incidents' start. */
+  /** 'YYYY-MM' of the incidents' start, in the page's zone. */
   month: string;
   incidents: T[];
 }
 
 /**
- * Every incident (active and resolved) grouped by the UTC month it started in, newest month
- * first and newest incident first within a month. Incidents with an unreadable start are left out.
+ * Every incident (active and resolved) grouped by the month of `timeZone` (the page's, UTC by
+ * default) it started in, newest month first and newest incident first within a month.
+ * Incidents with an unreadable start are left out.
  */
-export function incidentsByMonth<T extends IncidentLike>(incidents: readonly T[]): IncidentMonth<T>[] {
+export function incidentsByMonth<T extends IncidentLike>(incidents: readonly T[], timeZone: string = UTC): IncidentMonth<T>[] {
   const groups = new Map<string, T[]>();
   for (const incident of newestFirst(incidents, startedAt)) {
     const started = startedAt(incident);
     if (started === null) continue;
-    const month = utcMonthKey(started);
+    const month = zoneMonthKey(started, timeZone);
     const group = groups.get(month);
     if (group) group.push(incident);
     else groups.set(month, [incident]);
@@ -139,13 +141,13 @@ export function incidentsByMonth<T extends IncidentLike>(incidents: readonly T[]
 }
 
 /** The months that have incidents, newest first. */
-export function listIncidentMonths(incidents: readonly IncidentLike[]): string[] {
-  return incidentsByMonth(incidents).map((group) => group.month);
+export function listIncidentMonths(incidents: readonly IncidentLike[], timeZone: string = UTC): string[] {
+  return incidentsByMonth(incidents, timeZone).map((group) => group.month);
 }
 
 /** The incidents that started in one month, newest first; empty for a bad key. */
-export function incidentsInMonth<T extends IncidentLike>(incidents: readonly T[], month: string): T[] {
-  return incidentsByMonth(incidents).find((group) => group.month === month)?.incidents ?? [];
+export function incidentsInMonth<T extends IncidentLike>(incidents: readonly T[], month: string, timeZone: string = UTC): T[] {
+  return incidentsByMonth(incidents, timeZone).find((group) => group.month === month)?.incidents ?? [];
 }
 
 export interface MonthNavigation {
@@ -186,23 +188,20 @@ export function sortedTimeline(updates: readonly IncidentUpdate[]): TimelineEntr
 }
 
 /**
- * How many incidents overlap each of the last `days` UTC days (oldest first, all days present,
- * keyed 'YYYY-MM-DD'). An incident spans from its start to resolvedAt; an active one until `now`.
+ * How many incidents overlap each of the last `days` calendar days of `timeZone` (UTC by default;
+ * oldest first, all days present, keyed 'YYYY-MM-DD'). An incident spans from its start to
+ * resolvedAt; an active one until `now`.
  */
-export function incidentsPerDay(incidents: readonly IncidentLike[], days: number, now: Date): Map<string, number> {
-  const dayStarts = lastUtcDayStarts(days, now);
-  const counts = new Map<string, number>(dayStarts.map((start) => [utcDayKey(start), 0]));
-  const first = dayStarts[0] ?? 0;
+export function incidentsPerDay(incidents: readonly IncidentLike[], days: number, now: Date, timeZone: string = UTC): Map<string, number> {
+  const window = lastZoneDays(days, now, timeZone);
+  const counts = new Map<string, number>(window.map((day) => [day.key, 0]));
   const current = nowMs(now);
   for (const incident of incidents) {
     const start = startedAt(incident);
     if (start === null) continue;
-    const end = isIncidentActive(incident) ? current : resolvedAt(incident) ?? start;
-    const from = Math.max(0, Math.floor((start - first) / MS_PER_DAY));
-    const to = Math.min(dayStarts.length - 1, Math.floor((Math.max(start, end) - first) / MS_PER_DAY));
-    for (let index = from; index <= to; index += 1) {
-      const key = utcDayKey(first + index * MS_PER_DAY);
-      counts.set(key, (counts.get(key) ?? 0) + 1);
+    const end = Math.max(start, isIncidentActive(incident) ? current : resolvedAt(incident) ?? start);
+    for (const day of window) {
+      if (day.end > start && day.start <= end) counts.set(day.key, (counts.get(day.key) ?? 0) + 1);
     }
   }
   return counts;

@@ -1,6 +1,7 @@
 /**
  * Instants and UTC calendar keys, independent of the process time zone by construction:
- * only epoch milliseconds and getUTC* are used, never local-time getters.
+ * only epoch milliseconds and getUTC* are used, never local-time getters (the calendar of any
+ * other zone is zone-days.ts's).
  */
 
 export const MS_PER_DAY = 86_400_000;
@@ -78,11 +79,6 @@ export function utcDayKey(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** 'YYYY-MM' of the UTC month holding the instant. */
-export function utcMonthKey(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 7);
-}
-
 /** Epoch milliseconds of 00:00:00.000 UTC of the day holding the instant. */
 export function startOfUtcDay(ms: number): number {
   return Math.floor(ms / MS_PER_DAY) * MS_PER_DAY;
@@ -104,13 +100,3 @@ export function nowMs(now: Date): number {
   if (!Number.isFinite(ms)) throw new RangeError('now must be a valid Date');
   return ms;
 }
-
-/**
- * Start of each of the last `days` UTC days, oldest first, the last one being the day of `now`.
- */
-export function lastUtcDayStarts(days: number, now: Date): number[] {
-  assertDayCount(days);
-  const today = startOfUtcDay(nowMs(now));
-  return Array.from({ length: days }, (_, index) => today - (days - 1 - index) * MS_PER_DAY);
-}
-

@@ -1,8 +1,9 @@
 /**
  * Daily uptime bars and window percentages.
  *
- * - Days are UTC calendar days keyed 'YYYY-MM-DD'; a window is the last `days` days ending with
- *   the day of `now`, oldest first, always exactly `days` entries.
+ * - Days are calendar days of the page's time zone (UTC unless given), keyed 'YYYY-MM-DD', from
+ *   one local midnight to the next (see zone-days.ts); a window is the last `days` days ending
+ *   with the day of `now`, oldest first, always exactly `days` entries.
  * - A check counts as up only when its status is 'up' (any case). Any other status, including
  *   ones the contract does not know, counts as not up, so odd data never raises uptime. Checks
  *   with an unreadable checkedAt are skipped.
@@ -13,7 +14,8 @@
  *   merged (mergeDayAggregates), so a cache can keep counters instead of checks.
  */
 import { translator, type Translator } from '../i18n/translator.ts';
-import { lastUtcDayStarts, parseInstant, utcDayKey } from './time.ts';
+import { parseInstant } from './time.ts';
+import { lastZoneDays, UTC, zoneDayKeyer } from './zone-days.ts';
 
 export interface DayCounter {
   checks: number;
@@ -25,7 +27,7 @@ export type DayAggregates = ReadonlyMap<string, DayCounter>;
 export type DayLevel = 'none' | 'up' | 'minor' | 'major' | 'down';
 
 export interface DailyUptime {
-  /** 'YYYY-MM-DD', UTC. */
+  /** 'YYYY-MM-DD' in the page's zone. */
   date: string;
   checks: number;
   up: number;
@@ -40,6 +42,8 @@ export interface DailyUptimeOptions {
   now: Date;
   /** Incidents overlapping each day, keyed 'YYYY-MM-DD' (see incidentsPerDay). */
   incidentsByDay?: ReadonlyMap<string, number>;
+  /** IANA zone whose calendar days these are (the aggregates must be keyed by the same); UTC when absent. */
+  timeZone?: string;
 }
 
 export const LEVEL_THRESHOLDS = { up: 99.9, minor: 99, major: 95 } as const;
@@ -56,12 +60,14 @@ function isUp(status: unknown): boolean {
   return typeof status === 'string' && status.trim().toLowerCase() === 'up';
 }
 
-export function aggregateChecksByDay(checks: readonly { status: string; checkedAt: string }[]): Map<string, DayCounter> {
+/** Counters per calendar day of `timeZone` (UTC by default). */
+export function aggregateChecksByDay(checks: readonly { status: string; checkedAt: string }[], timeZone: string = UTC): Map<string, DayCounter> {
   const days = new Map<string, DayCounter>();
+  const dayKey = zoneDayKeyer(timeZone);
   for (const check of checks) {
     const at = parseInstant(check.checkedAt);
     if (at === null) continue;
-    const key = utcDayKey(at);
+    const key = dayKey(at);
     const counter = days.get(key) ?? { checks: 0, up: 0 };
     days.set(key, { checks: counter.checks + 1, up: counter.up + (isUp(check.status) ? 1 : 0) });
   }
@@ -91,8 +97,7 @@ function sane(counter: DayCounter | undefined): DayCounter {
 }
 
 export function dailyUptimeFromAggregates(aggregates: DayAggregates, options: DailyUptimeOptions): DailyUptime[] {
-  return lastUtcDayStarts(options.days, options.now).map((start) => {
-    const date = utcDayKey(start);
+  return lastZoneDays(options.days, options.now, options.timeZone ?? UTC).map(({ key: date }) => {
     const { checks, up } = sane(aggregates.get(date));
     const uptime = checks > 0 ? (up / checks) * 100 : null;
     const incidents = options.incidentsByDay?.get(date) ?? 0;
@@ -101,7 +106,7 @@ export function dailyUptimeFromAggregates(aggregates: DayAggregates, options: Da
 }
 
 export function dailyUptime(checks: readonly { status: string; checkedAt: string }[], options: DailyUptimeOptions): DailyUptime[] {
-  return dailyUptimeFromAggregates(aggregateChecksByDay(checks), options);
+  return dailyUptimeFromAggregates(aggregateChecksByDay(checks, options.timeZone), options);
 }
 
 /** Uptime over the whole window, weighted by checks per day; null when there were no checks. */

@@ -29,7 +29,7 @@ export function pageSitemapUrls(source: OutputSource): SitemapUrl[] {
   return [
     { loc: urls.home, lastmod: pageUpdatedAt(source) },
     { loc: urls.history, lastmod: latestOf(incidents) },
-    ...incidentsByMonth(incidents).map((group) => ({ loc: urls.month(group.month), lastmod: latestOf(group.incidents) })),
+    ...incidentsByMonth(incidents, context.i18n.timeZone).map((group) => ({ loc: urls.month(group.month), lastmod: latestOf(group.incidents) })),
     ...incidents.map((incident) => ({ loc: urls.incident(incident.id), lastmod: incidentUpdatedAt(incident) })),
   ];
 }

@@ -3,7 +3,7 @@ import { monitorStatusLabel } from '../lib/overall-status.ts';
 import { incidentsForMonitor, incidentsPerDay } from '../lib/incidents.ts';
 import { formatLatency, responseTimeChart } from '../lib/response-chart.ts';
 import { dailyUptimeFromAggregates, formatUptime, windowUptime, type DailyUptime } from '../lib/uptime.ts';
-import type { MonitorHistory } from '../data/uptime-history.ts';
+import { historyDays, type MonitorHistory } from '../data/uptime-history.ts';
 import { pageHrefs } from './hrefs.ts';
 import type { PageContext } from './page-context.ts';
 import { uptimeBarView } from './uptime-bar-view.ts';
@@ -42,13 +42,16 @@ export function monitorViews(
   histories: ReadonlyMap<string, MonitorHistory>,
 ): MonitorView[] {
   const showResponseTimes = context.page.showResponseTimes !== false;
+  // Days run from midnight to midnight in the page's zone (the counters are kept per zone).
+  const timeZone = context.i18n.timeZone;
   return context.rows.map((row) => {
     const history = histories.get(row.monitorId);
-    const incidentsByDay = incidentsPerDay(incidentsForMonitor(context.incidents, row.monitorId), UPTIME_DAYS, context.now);
-    const days = dailyUptimeFromAggregates(new Map(Object.entries(history?.days ?? {})), {
+    const incidentsByDay = incidentsPerDay(incidentsForMonitor(context.incidents, row.monitorId), UPTIME_DAYS, context.now, timeZone);
+    const days = dailyUptimeFromAggregates(new Map(Object.entries(historyDays(history, timeZone))), {
       days: UPTIME_DAYS,
       now: context.now,
       incidentsByDay,
+      timeZone,
     });
     const latency = row.monitor?.lastLatency;
     const dayViews = days.map((day) => dayView(day, context.i18n));

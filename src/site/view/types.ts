@@ -106,7 +106,7 @@ export interface MonitorView {
   healthLabel: string;
   /** Uptime over the whole bar, e.g. "99.95%" or "No data". */
   uptimeText: string;
-  /** Oldest to newest, one per UTC day (90). */
+  /** Oldest to newest, one per calendar day of the page's zone (90). */
   days: UptimeDayView[];
   /** The days drawn as one SVG, with their summary for screen readers. */
   bar: UptimeBarView;

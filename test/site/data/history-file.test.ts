@@ -33,4 +33,15 @@ describe('the uptime history file', () => {
     expect(await file.load('api|org')).toEqual(new Map([['mon_1', history]]));
     expect(await file.load('another owner')).toEqual(new Map());
   });
+
+  it('keeps the counters of other zones and those kept while one is read back, and still reads a file written before them', async () => {
+    const file = historyFile(dir);
+    const zoned: MonitorHistory = {
+      ...history,
+      zoneDays: { 'Asia/Tokyo': { '2030-01-01': { checks: 15, up: 15 }, '2030-01-02': { checks: 9, up: 8 } } },
+      earlier: { days: { '2029-12-31': { checks: 24, up: 24 } }, zoneDays: { 'Europe/Berlin': { '2029-12-31': { checks: 23, up: 23 } } } },
+    };
+    await file.save('api|org', new Map([['mon_1', zoned], ['mon_2', history]]));
+    expect(await file.load('api|org')).toEqual(new Map([['mon_1', zoned], ['mon_2', history]]));
+  });
 });

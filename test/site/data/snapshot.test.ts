@@ -70,4 +70,17 @@ describe('loadSnapshot', () => {
     await loadSnapshot(api.client, histories, options({ now: () => new Date(NOW.getTime() + 300_000) }));
     expect(api.asked.filter((entry) => entry.startsWith('checks'))).toEqual(['checks m1']);
   });
+
+  it('reads again at once the checks of a history that lacks a zone now asked for (PAGE_TIME_ZONES changed)', async () => {
+    const api = fakeApi({ monitors: [monitor('m1', 'up', { lastCheckedAt: '2026-11-22T11:59:00Z' })], incidents: [] });
+    const histories = new Map<string, MonitorHistory>();
+    await loadSnapshot(api.client, histories, options());
+    expect(histories.get('m1')!.zoneDays).toBeUndefined();
+    api.asked.length = 0;
+    // Nothing moved, one minute later: only a history started again for the new zone is read.
+    const next = await loadSnapshot(api.client, histories, options({ now: () => new Date(NOW.getTime() + 60_000), timeZones: ['Asia/Tokyo'] }));
+    expect(api.asked.filter((entry) => entry.startsWith('checks'))).toEqual(['checks m1']);
+    expect(next.histories.get('m1')!.zoneDays).toEqual({ 'Asia/Tokyo': { '2026-11-22': { checks: 1, up: 1 } } });
+    expect(next.histories.get('m1')!.days).toEqual({ '2026-11-22': { checks: 1, up: 1 } });
+  });
 });

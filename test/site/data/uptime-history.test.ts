@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Check } from '../../../src/contract/index.ts';
-import { refreshHistories, type ChecksPageFetcher, type MonitorHistory } from '../../../src/site/data/uptime-history.ts';
+import { alignHistories, emptyHistory, historyDays, refreshHistories, type ChecksPageFetcher, type MonitorHistory } from '../../../src/site/data/uptime-history.ts';
 
 const HOUR = 3_600_000;
 
@@ -142,5 +142,84 @@ describe('refreshHistories', () => {
     const resumed = await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 10, concurrency: 1, options });
     expect(resumed.error).toBeNull();
     expect(totals(histories.get('m1')!).checks).toBe(100);
+  });
+});
+
+describe('days of the pages\' time zones', () => {
+  const zones = ['Pacific/Auckland', 'America/New_York', 'Asia/Kathmandu'];
+
+  it('counts every check in UTC and in each zone, by that zone\'s calendar days', async () => {
+    // 48 hourly checks ending at now (22 Nov 12:00 UTC = 23 Nov 01:00 in Auckland, 07:00 in New York).
+    const list = checkList(hourly(now.getTime() - 47 * HOUR, 48));
+    const histories = new Map<string, MonitorHistory>();
+    await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 10, concurrency: 1, options, timeZones: zones });
+    const history = histories.get('m1')!;
+    expect(Object.keys(history.zoneDays ?? {}).sort()).toEqual([...zones].sort());
+    for (const zone of ['UTC', ...zones]) {
+      const days = Object.values(historyDays(history, zone));
+      expect(days.reduce((sum, day) => sum + day.checks, 0), zone).toBe(48);
+    }
+    expect(historyDays(history, 'UTC')['2026-11-22']).toEqual({ checks: 13, up: 13 }); // 00:00..12:00
+    expect(historyDays(history, 'Pacific/Auckland')['2026-11-23']).toEqual({ checks: 2, up: 2 }); // 00:00, 01:00 local
+    expect(historyDays(history, 'America/New_York')['2026-11-22']).toEqual({ checks: 8, up: 8 }); // 00:00..07:00 local
+    expect(historyDays(history, 'Europe/Berlin')).toEqual({});
+  });
+
+  it('starts a history again when a zone is added (its old checks cannot be recounted), and drops zones no longer used', () => {
+    const histories = new Map<string, MonitorHistory>([['m1', { ...emptyHistory(), days: { '2026-11-22': { checks: 5, up: 5 } }, headAt: now.toISOString(), caughtUpAt: now.toISOString() }]]);
+    alignHistories(histories, ['m1'], ['UTC']);
+    expect(histories.get('m1')!.days['2026-11-22']).toEqual({ checks: 5, up: 5 });
+    expect(histories.get('m1')!.zoneDays).toBeUndefined();
+    alignHistories(histories, ['m1'], ['Asia/Kolkata']);
+    expect(histories.get('m1')).toEqual({ ...emptyHistory(['Asia/Kolkata']), earlier: { days: { '2026-11-22': { checks: 5, up: 5 } } } });
+    // With nothing marked as caught up, the refresh plan now reads it as a new monitor.
+    expect(histories.get('m1')!.caughtUpAt).toBeUndefined();
+    histories.get('m1')!.days['2026-11-22'] = { checks: 1, up: 1 };
+    histories.get('m1')!.complete = true;
+    alignHistories(histories, ['m1'], []);
+    expect(histories.get('m1')!.zoneDays).toBeUndefined();
+    expect(histories.get('m1')!.days['2026-11-22']).toEqual({ checks: 1, up: 1 });
+  });
+
+  it('while a history started again is read back, its earlier counters give the days not reached yet, then go', async () => {
+    // Three days of hourly checks, counted in UTC only.
+    const list = checkList(hourly(now.getTime() - 71 * HOUR, 72, (index) => (index < 24 ? 'down' : 'up')));
+    const histories = new Map<string, MonitorHistory>();
+    await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 10, concurrency: 1, options });
+    const before = { ...historyDays(histories.get('m1'), 'UTC') };
+    expect(before).toEqual({ '2026-11-19': { checks: 11, up: 0 }, '2026-11-20': { checks: 24, up: 11 }, '2026-11-21': { checks: 24, up: 24 }, '2026-11-22': { checks: 13, up: 13 } });
+    // Berlin is added: the first page (10 checks, 03:00-12:00 UTC) is read back, nothing older yet.
+    await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 0, concurrency: 1, options, timeZones: ['Europe/Berlin'] });
+    const history = histories.get('m1')!;
+    expect(history.tailAt).toBe('2026-11-22T03:00:00.000Z');
+    // UTC days before the tail's day come from before; the tail's own day too, as it is not whole again yet.
+    expect(historyDays(history, 'UTC')).toEqual(before);
+    expect(historyDays(history, 'Europe/Berlin')).toEqual({ '2026-11-22': { checks: 10, up: 10 } });
+    await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 2, concurrency: 1, options, timeZones: ['Europe/Berlin'] });
+    expect(history.tailAt).toBe('2026-11-21T07:00:00.000Z');
+    // 22 Nov has been read whole again; 21 Nov not yet.
+    expect(historyDays(history, 'UTC')).toEqual(before);
+    expect(history.days['2026-11-21']).toEqual({ checks: 17, up: 17 });
+    await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 10, concurrency: 1, options, timeZones: ['Europe/Berlin'] });
+    expect(history.complete).toBe(true);
+    expect(history.earlier).toBeUndefined();
+    expect(historyDays(history, 'UTC')).toEqual(before);
+    expect(Object.values(historyDays(history, 'Europe/Berlin')).reduce((sum, day) => sum + day.checks, 0)).toBe(72);
+  });
+
+  it('backfills to the earliest first day of all zones and keeps 90 days in each', async () => {
+    const list = checkList(hourly(now.getTime() - 100 * 24 * HOUR, 100 * 24));
+    const histories = new Map<string, MonitorHistory>();
+    await refreshHistories(histories, ['m1'], list.fetchPage, { now, backfillBudget: 1000, concurrency: 1, options: { ...options, pageSize: 200 }, timeZones: zones });
+    const history = histories.get('m1')!;
+    expect(history.complete).toBe(true);
+    const firstDays: Record<string, string> = { UTC: '2026-08-25', 'Pacific/Auckland': '2026-08-26', 'America/New_York': '2026-08-25', 'Asia/Kathmandu': '2026-08-25' };
+    for (const [zone, first] of Object.entries(firstDays)) {
+      const keys = Object.keys(historyDays(history, zone)).sort();
+      expect(keys.length, zone).toBe(90);
+      expect(keys[0], zone).toBe(first);
+      // The first day is whole in every zone: backfill went back to the earliest midnight (Kathmandu's).
+      expect(historyDays(history, zone)[first]!.checks, zone).toBe(24);
+    }
   });
 });

@@ -184,6 +184,16 @@ describe('months', () => {
     ]);
   });
 
+  it('groups by the start month of the page zone when given one', () => {
+    // oct (31 Oct 23:59:59 UTC) is already November at +05:30; nov-b (1 Nov 00:00 UTC) is still October in New York.
+    expect(incidentsByMonth(list, 'Asia/Kolkata').map((group) => [group.month, ids(group.incidents)])).toEqual([
+      ['2026-11', ['nov-a', 'nov-b', 'oct', 'oct-local']],
+      ['2026-08', ['aug']],
+    ]);
+    expect(ids(incidentsInMonth(list, '2026-10', 'America/New_York'))).toEqual(['nov-b', 'oct', 'oct-local']);
+    expect(listIncidentMonths(list, 'America/New_York')).toEqual(['2026-11', '2026-10', '2026-08']);
+  });
+
   it('lists months and the incidents of one', () => {
     expect(listIncidentMonths(list)).toEqual(['2026-11', '2026-10', '2026-08']);
     expect(ids(incidentsInMonth(list, '2026-10'))).toEqual(['oct', 'oct-local']);
@@ -289,6 +299,15 @@ describe('incidentsPerDay', () => {
     expect(days.size).toBe(90);
     expect([...days.values()].every((count) => count === 0)).toBe(true);
     expect([...days.keys()][0]).toBe('2026-08-25');
+  });
+
+  it('counts days of the page zone: a late-evening incident stays on its local day', () => {
+    // 21 Nov 23:00-23:50 in New York is 22 Nov 04:00-04:50 UTC.
+    const list = [incident('late', { status: 'resolved', startedAt: '2026-11-22T04:00:00Z', resolvedAt: '2026-11-22T04:50:00Z' })];
+    expect(Object.fromEntries(incidentsPerDay(list, 2, NOW, 'America/New_York'))).toEqual({ '2026-11-21': 1, '2026-11-22': 0 });
+    expect(Object.fromEntries(incidentsPerDay(list, 2, NOW))).toEqual({ '2026-11-21': 0, '2026-11-22': 1 });
+    // Auckland is already on 23 Nov at NOW; the incident was in its afternoon of 22 Nov.
+    expect(Object.fromEntries(incidentsPerDay(list, 2, NOW, 'Pacific/Auckland'))).toEqual({ '2026-11-22': 1, '2026-11-23': 0 });
   });
 
   it('counts a resolved incident without resolvedAt on its start day only', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lastUtcDayStarts, parseInstant, startOfUtcDay, utcDayKey, utcMonthKey } from '../../../src/site/lib/time.ts';
+import { parseInstant, startOfUtcDay, utcDayKey } from '../../../src/site/lib/time.ts';
+import { lastZoneDays, zoneMonthKey } from '../../../src/site/lib/zone-days.ts';
 
 describe('parseInstant', () => {
   it.each([
@@ -58,23 +59,23 @@ describe('UTC keys', () => {
     [Date.UTC(2027, 0, 1), '2027-01-01', '2027-01'],
   ])('%i is day %s, month %s', (ms, day, month) => {
     expect(utcDayKey(ms)).toBe(day);
-    expect(utcMonthKey(ms)).toBe(month);
+    expect(zoneMonthKey(ms, 'UTC')).toBe(month);
     expect(utcDayKey(startOfUtcDay(ms))).toBe(day);
     expect(startOfUtcDay(ms) % 86_400_000).toBe(0);
   });
 
   it('lists exactly `days` day starts, oldest first, ending today', () => {
-    const starts = lastUtcDayStarts(90, new Date('2026-11-22T00:00:00.000Z'));
+    const starts = lastZoneDays(90, new Date('2026-11-22T00:00:00.000Z'), 'UTC').map((day) => day.start);
     expect(starts).toHaveLength(90);
     expect(utcDayKey(starts[0] ?? 0)).toBe('2026-08-25');
     expect(utcDayKey(starts[89] ?? 0)).toBe('2026-11-22');
   });
 
   it.each([0, -1, 1.5, Number.NaN, 10_000])('rejects a day count of %s', (days) => {
-    expect(() => lastUtcDayStarts(days, new Date())).toThrow(RangeError);
+    expect(() => lastZoneDays(days, new Date(), 'UTC')).toThrow(RangeError);
   });
 
   it('rejects an invalid now', () => {
-    expect(() => lastUtcDayStarts(3, new Date('nope'))).toThrow(RangeError);
+    expect(() => lastZoneDays(3, new Date('nope'), 'UTC')).toThrow(RangeError);
   });
 });

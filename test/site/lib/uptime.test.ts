@@ -127,6 +127,42 @@ describe('dailyUptime', () => {
   });
 });
 
+describe('days of the page zone', () => {
+  it('counts a check at 23:30 local on its local day, not the next one (and 00:00 on the next)', () => {
+    const checks = [
+      { status: 'down', checkedAt: '2026-11-22T04:30:00Z' }, // 21 Nov, 23:30 in New York
+      { status: 'up', checkedAt: '2026-11-22T05:00:00Z' }, // 22 Nov, 00:00
+    ];
+    expect(Object.fromEntries(aggregateChecksByDay(checks, 'America/New_York'))).toEqual({
+      '2026-11-21': { checks: 1, up: 0 },
+      '2026-11-22': { checks: 1, up: 1 },
+    });
+    expect(Object.fromEntries(aggregateChecksByDay(checks))).toEqual({ '2026-11-22': { checks: 2, up: 1 } });
+  });
+
+  it.each([
+    ['Asia/Kolkata', '2026-11-21T18:00:00Z', '2026-11-21T18:30:00Z'], // 23:30 and 00:00 at +05:30
+    ['Asia/Kathmandu', '2026-11-21T18:14:00Z', '2026-11-21T18:15:00Z'], // 23:59 and 00:00 at +05:45
+    ['Pacific/Auckland', '2026-11-21T10:59:00Z', '2026-11-21T11:00:00Z'], // 23:59 and 00:00 at +13
+  ])('in %s, the window ends with the local day and splits at local midnight', (timeZone, lastOfDay, firstOfNext) => {
+    const checks = [{ status: 'down', checkedAt: lastOfDay }, { status: 'up', checkedAt: firstOfNext }];
+    const result = dailyUptime(checks, { days: 3, now: NOW, timeZone });
+    // NOW is 22 Nov 14:05 UTC: already 23 Nov in Auckland, still 22 Nov in India and Nepal.
+    const today = timeZone === 'Pacific/Auckland' ? '2026-11-23' : '2026-11-22';
+    expect(result.at(-1)?.date).toBe(today);
+    const byDate = Object.fromEntries(result.map((day) => [day.date, [day.checks, day.uptime]]));
+    expect(byDate['2026-11-21']).toEqual([1, 0]);
+    expect(byDate['2026-11-22']).toEqual([1, 100]);
+  });
+
+  it('counts a 25-hour day whole: checks every hour of New York\'s fall-back day all land on it', () => {
+    const start = Date.parse('2026-11-01T04:00:00Z'); // 1 Nov, 00:00 EDT
+    const checks = Array.from({ length: 27 }, (_, hour) => ({ status: 'up', checkedAt: new Date(start + (hour - 1) * 3_600_000).toISOString() }));
+    const days = aggregateChecksByDay(checks, 'America/New_York');
+    expect(Object.fromEntries(days)).toEqual({ '2026-10-31': { checks: 1, up: 1 }, '2026-11-01': { checks: 25, up: 25 }, '2026-11-02': { checks: 1, up: 1 } });
+  });
+});
+
 describe('windowUptime', () => {
   it.each([
     ['no days', [], null],

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { statusPageView } from '../../../src/site/view/status-page-view.ts';
-import { incident, now, page, snapshot, window } from './fixtures.ts';
+import { translator } from '../../../src/site/i18n/translator.ts';
+import { componentDaysView } from '../../../src/site/view/component-days-view.ts';
+import { historyView } from '../../../src/site/view/history-view.ts';
+import { historyWithDays, incident, now, page, snapshot, window } from './fixtures.ts';
 
 const options = { basePath: '/acme', now, stale: false };
 
@@ -28,6 +31,32 @@ describe('statusPageView', () => {
     expect(website!.days.at(-1)!.description).toBe('22 Nov 2026: 91.66% uptime, no incidents');
     expect(website!.days[0]!.description).toBe('25 Aug 2026: no data, no incidents');
     expect(website!.uptimeText).toBe('97.22%');
+  });
+
+  it('in a page zone, the bar and the day list end with that zone\'s date and read its counters', () => {
+    // now is 22 Nov 12:00 UTC: 23 Nov 01:00 in Auckland.
+    const history = { ...historyWithDays({ '2026-11-22': { checks: 12, up: 11 } }), zoneDays: { 'Pacific/Auckland': { '2026-11-23': { checks: 2, up: 2 }, '2026-11-22': { checks: 24, up: 23 } } } };
+    const zoned = { ...options, i18n: translator('en', 'Pacific/Auckland') };
+    const data = snapshot({ histories: new Map([['m1', history]]) });
+    const [website] = statusPageView(data, page(), zoned).monitors;
+    expect(website!.days.at(-1)).toMatchObject({ date: '2026-11-23', uptimeText: '100.00%', level: 'up' });
+    expect(website!.days.at(-2)!.description).toBe('22 Nov 2026: 95.83% uptime, no incidents');
+    expect(website!.days[0]!.date).toBe('2026-08-26');
+    expect(website!.uptimeText).toBe('96.15%');
+    const list = componentDaysView(data, page(), 'm1', zoned)!;
+    expect(list.newestFirst[0]!.description).toBe('23 Nov 2026: 100.00% uptime, no incidents');
+    // A zone the history has no counters for shows no data rather than another zone's days.
+    const berlin = statusPageView(data, page(), { ...options, i18n: translator('en', 'Europe/Berlin') }).monitors[0]!;
+    expect(berlin.uptimeText).toBe('No data');
+  });
+
+  it('dates the incident history by the page zone\'s months', () => {
+    const data = snapshot({ incidents: [incident('eve', { status: 'resolved', startedAt: '2026-11-01T02:00:00Z', resolvedAt: '2026-11-01T03:00:00Z' })] });
+    // 31 Oct, 22:00 in New York: October there, November in UTC.
+    const newYork = historyView(data, page(), '2026-10', { ...options, i18n: translator('en', 'America/New_York') })!;
+    expect(newYork.incidents.map((item) => item.id)).toEqual(['eve']);
+    expect(newYork.newer).toBeNull();
+    expect(historyView(data, page(), '2026-10', options)!.incidents).toEqual([]);
   });
 
   it('counts incidents on the days of the monitors they affect', () => {
