@@ -52,8 +52,16 @@ export function createSitePool(origin: string, options: SitePoolOptions): SitePo
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections, maxFreeSockets: options.connections });
   let pending = 0;
 
-  function request(outgoing: SiteRequest): Promise<SiteAnswer> {
+  async function request(outgoing: SiteRequest): Promise<SiteAnswer> {
     pending += 1;
+    try {
+      return await answerOf(outgoing);
+    } finally {
+      pending -= 1;
+    }
+  }
+
+  function answerOf(outgoing: SiteRequest): Promise<SiteAnswer> {
     return new Promise<SiteAnswer>((resolve, reject) => {
       const clientRequest = http.request({
         agent,
@@ -87,8 +95,6 @@ export function createSitePool(origin: string, options: SitePoolOptions): SitePo
         response.once('end', () => resolve({ statusCode: response.statusCode ?? 502, headers: response.headers, body: Buffer.concat(chunks) }));
       });
       clientRequest.end(outgoing.body);
-    }).finally(() => {
-      pending -= 1;
     });
   }
 
