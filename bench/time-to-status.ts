@@ -14,6 +14,7 @@ import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { median } from './lib/load.ts';
 import { startApi, startPorchlight } from './lib/processes.ts';
+import { chromiumArgs, chromiumPath } from '../test/e2e/support/chromium.ts';
 
 const LOADS = 10;
 const THROTTLED = { cpuRate: 4, latencyMs: 150, bitsPerSecond: 1.6e6 } as const;
@@ -68,7 +69,7 @@ export async function measureTimeToStatus(loads = LOADS): Promise<TimeToStatus> 
   const dir = await mkdtemp(path.join(tmpdir(), 'porchlight-tts-'));
   const api = await startApi(path.join(dir, 'api.db'));
   const site = await startPorchlight(api.url, api.key, 60);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
     const url = `${site.url.replace(/\/+$/, '')}/acme`;
     // Warm the site's cache once (what every visitor after the first gets), and read the sentence.
