@@ -15,6 +15,7 @@ import { SubscriberStore } from '../src/subscribers/store.ts';
 import { loadGenerator, median, runLoad, type LoadResult } from './lib/load.ts';
 import { residentMiB, root, startApi, startPorchlight } from './lib/processes.ts';
 import { freePort } from './lib/free-port.ts';
+import { metricsUrlOf, threadMemoryMiB, type ThreadMemoryMiB } from './lib/thread-memory.ts';
 
 const SUBSCRIBERS = 10_000;
 const CONNECTIONS = 100;
@@ -63,6 +64,7 @@ interface Result {
   fanOutSeconds: number;
   mails: number;
   residentMiB: number;
+  threads: ThreadMemoryMiB[];
 }
 
 const RUN_SECONDS = 3;
@@ -94,7 +96,7 @@ async function main(): Promise<Result> {
       return startPorchlight(api.url, api.key, 30, { PORT: String(port), SITE_PUBLIC_URL: `http://127.0.0.1:${port}`, HISTORY_BACKFILL_PAGES: '0', ...env });
     };
     const plain = await start({ SUBSCRIPTIONS: 'false' });
-    const site = await start({ SUBSCRIPTIONS: 'true', SUBSCRIBERS_DB: subscribersDb, SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port) });
+    const site = await start({ METRICS_PORT: '0', SUBSCRIPTIONS: 'true', SUBSCRIBERS_DB: subscribersDb, SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port) });
     try {
       for (const running of [plain, site]) await runLoad(`${running.url}/acme/`, CONNECTIONS, 3);
       const withoutSubscriptions: Runs = { requestsPerSecond: [], p99Ms: [], errors: 0 };
@@ -114,7 +116,9 @@ async function main(): Promise<Result> {
       while (Number.isNaN(fanOutSeconds) && performance.now() - created < FAN_OUT_LIMIT_MS) await new Promise((resolve) => setTimeout(resolve, 200));
       clearInterval(watch);
       const memory = await residentMiB(site.child.pid!);
-      return { withoutSubscriptions, duringFanOut, fanOutSeconds, mails: smtp.count(), residentMiB: memory };
+      const metricsUrl = metricsUrlOf(site.lines);
+      const threads = metricsUrl ? await threadMemoryMiB(metricsUrl) : [];
+      return { withoutSubscriptions, duringFanOut, fanOutSeconds, mails: smtp.count(), residentMiB: memory, threads };
     } finally {
       await Promise.all([plain.stop(), site.stop()]);
     }
@@ -139,7 +143,7 @@ function section(result: Result, generator: string): string {
     row('no subscriptions', result.withoutSubscriptions),
     row(`${SUBSCRIBERS.toLocaleString('en')} subscribers, one incident fanning out`, result.duringFanOut),
     '',
-    `Fan-out: ${Number.isNaN(result.fanOutSeconds) ? `only ${result.mails.toLocaleString('en')} of ${SUBSCRIBERS.toLocaleString('en')} mails accepted within ${FAN_OUT_LIMIT_MS / 1000} s` : `${result.mails.toLocaleString('en')} mails accepted by the loopback SMTP server ${result.fanOutSeconds.toFixed(1)} s after the incident was created`} (default pace of 50 mails a second, default freshness, push updates); Porchlight's resident memory afterwards ${result.residentMiB} MiB. Throughput ratio ${ratio(rps(result.duringFanOut), rps(result.withoutSubscriptions))}, p99 ratio ${ratio(p99(result.duringFanOut), p99(result.withoutSubscriptions))}.`,
+    `Fan-out: ${Number.isNaN(result.fanOutSeconds) ? `only ${result.mails.toLocaleString('en')} of ${SUBSCRIBERS.toLocaleString('en')} mails accepted within ${FAN_OUT_LIMIT_MS / 1000} s` : `${result.mails.toLocaleString('en')} mails accepted by the loopback SMTP server ${result.fanOutSeconds.toFixed(1)} s after the incident was created`} (default pace of 50 mails a second, default freshness, push updates); Porchlight's resident memory afterwards ${result.residentMiB} MiB (V8 heap used / allocated: ${result.threads.map((thread) => `${thread.thread} ${thread.heapUsed} / ${thread.heapTotal} MiB`).join(', ')}). Throughput ratio ${ratio(rps(result.duringFanOut), rps(result.withoutSubscriptions))}, p99 ratio ${ratio(p99(result.duringFanOut), p99(result.withoutSubscriptions))}.`,
   ].join('\n');
 }
 

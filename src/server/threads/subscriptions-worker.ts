@@ -5,6 +5,7 @@
 import { workerData } from 'node:worker_threads';
 import type { SmtpSettings } from '../../contract/smtp.ts';
 import type { LinkSettings } from '../../subscribers/page-address.ts';
+import { answerMemoryQueries } from './thread-memory.ts';
 import { announceFailure, announceReady, onMessages, reportUnhandledRejections } from './thread-side.ts';
 
 export interface SubscriptionsWorkerData {
@@ -19,6 +20,7 @@ export interface SubscriptionsWorkerData {
 }
 
 reportUnhandledRejections('subscriptions');
+const stopMemoryAnswers = answerMemoryQueries('subscriptions');
 
 try {
   const data = workerData as SubscriptionsWorkerData;
@@ -32,6 +34,7 @@ try {
   const running = await startSubscriptions({ databasePath: data.databasePath, smtp, links, languages, maxPerSecond: data.maxPerSecond, monitorDown: data.monitorDown, ...(data.retryBaseMs !== undefined && { retryBaseMs: data.retryBaseMs }) });
   onMessages(
     async () => {
+      stopMemoryAnswers();
       await running.close();
       await mailbox?.close();
     },
