@@ -3,6 +3,8 @@
  * The launcher calls `parseSiteConfig` before the site is loaded, so a bad value stops
  * start-up with one line naming the variable; pages then read `siteConfig()`.
  */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import {
   DEFAULT_LANGUAGE_SETTINGS,
@@ -29,6 +31,22 @@ const publicUrl = z
   .refine((url) => (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash && !url.username && !url.password, 'must be an origin only, such as https://status.example.com (no path, query or credentials)')
   .transform((url) => url.origin);
 
+/**
+ * Font files the status card may fall back to for characters DejaVu lacks (CJK above all):
+ * absolute paths of TrueType or OpenType files (or collections), comma-separated. Checked at
+ * start, so a typo stops the launch instead of drawing empty boxes on every card.
+ */
+const fontFileList = z
+  .string()
+  .transform((value) => value.split(',').map((file) => file.trim()).filter(Boolean))
+  .superRefine((files, ctx) => {
+    for (const file of files) {
+      if (!path.isAbsolute(file)) ctx.addIssue({ code: 'custom', message: `must list absolute paths (${file} is not)` });
+      else if (!/\.(ttf|otf|ttc)$/i.test(file)) ctx.addIssue({ code: 'custom', message: `must list .ttf, .otf or .ttc files (${file} is not)` });
+      else if (!existsSync(file) || !statSync(file).isFile()) ctx.addIssue({ code: 'custom', message: `lists ${file}, which is not a file` });
+    }
+  });
+
 const seconds = (fallback: number) =>
   z.coerce.number({ error: 'must be a whole number of seconds' }).int('must be a whole number of seconds').default(fallback);
 
@@ -49,6 +67,7 @@ const siteEnvSchema = z
     PAGE_LOCALES: pageLocalesSetting.optional(),
     SITE_TIME_ZONE: timeZoneSetting.optional(),
     PAGE_TIME_ZONES: pageTimeZonesSetting.optional(),
+    CARD_FONT_FILES: fontFileList.optional(),
     /** Set by the launcher (or the exporter) once it knows whether subscriptions run. */
     SUBSCRIPTIONS: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).optional(),
     /** Set by the exporter: static pages post their form to the server at this origin. */
@@ -103,6 +122,8 @@ export interface SiteConfig {
   publicUrl: string | null;
   /** Languages and time zones of the pages (i18n/settings.ts). */
   languages: LanguageSettings;
+  /** Fonts the status card falls back to after DejaVu, for the scripts DejaVu lacks. */
+  cardFontFiles: readonly string[];
   /** Whether pages show the e-mail subscription form. */
   subscriptions: boolean;
   /** Null: the form posts to the page's own `subscribe` route; else to the page's route there. */
@@ -155,6 +176,7 @@ export function siteConfig(): SiteConfig {
     cacheDir: env.CACHE_DIR,
     publicUrl: env.SITE_PUBLIC_URL ?? null,
     languages: languageSettings(env),
+    cardFontFiles: env.CARD_FONT_FILES ?? [],
     subscriptions: env.SUBSCRIPTIONS === 'true' || env.SUBSCRIPTIONS === '1',
     subscribeFormOrigin: env.SUBSCRIBE_FORM_ORIGIN ?? null,
   };

@@ -24,6 +24,16 @@ describe('language settings', () => {
   });
 });
 
+describe('card fonts', () => {
+  it('are absolute paths of existing font files', () => {
+    const font = new URL('../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans.ttf', import.meta.url).pathname;
+    expect(loadLauncherConfig({ CARD_FONT_FILES: ` ${font} ,${font}` }).site.CARD_FONT_FILES).toEqual([font, font]);
+    expect(() => loadLauncherConfig({ CARD_FONT_FILES: 'fonts/cjk.ttf' })).toThrow(/^CARD_FONT_FILES must list absolute paths \(fonts\/cjk.ttf is not\)$/);
+    expect(() => loadLauncherConfig({ CARD_FONT_FILES: '/etc/passwd' })).toThrow(/^CARD_FONT_FILES must list .ttf, .otf or .ttc files/);
+    expect(() => loadLauncherConfig({ CARD_FONT_FILES: '/nowhere/cjk.ttc' })).toThrow(/^CARD_FONT_FILES lists \/nowhere\/cjk.ttc, which is not a file$/);
+  });
+});
+
 describe('launcher configuration', () => {
   it('has working defaults: the embedded API and the demo', () => {
     const config = loadLauncherConfig({});

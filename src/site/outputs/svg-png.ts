@@ -1,9 +1,10 @@
 /**
  * SVG images (the status card, the favicon) to PNG with resvg, a native renderer shipped as
- * prebuilt binaries in the npm package. Only the fonts shipped in the `dejavu-fonts-ttf` package
- * are used, never the system's, so the same SVG gives the same bytes on every machine; its
- * coverage is Latin, Greek, Cyrillic and many symbols, not CJK or Arabic (a later concern of
- * the message catalogs, issue 19).
+ * prebuilt binaries in the npm package. The fonts shipped in the `dejavu-fonts-ttf` package come
+ * first, never the system's, so the same SVG gives the same bytes on every machine; they cover
+ * Latin, Greek, Cyrillic, Arabic, Hebrew and many symbols, not CJK. For the characters they lack
+ * (a Japanese status word, a page named in Chinese), resvg falls back, glyph by glyph, to the
+ * font files the owner names (`CARD_FONT_FILES`); without one, such characters are left out.
  *
  * The rendering runs on libuv's thread pool (renderAsync), so neither the site's render thread
  * nor the front thread waits on it, and stops when the request that asked for it is abandoned.
@@ -52,13 +53,22 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
   return result;
 }
 
-/** The PNG of `svg`, `width` px wide (default: the SVG's own size). */
-export async function svgToPng(svg: string, options: { width?: number; signal?: AbortSignal } = {}): Promise<Uint8Array<ArrayBuffer>> {
-  const key = createHash('sha256').update(svg).update(`\0${options.width ?? ''}`).digest('base64url');
+export interface PngOptions {
+  /** Pixels wide (default: the SVG's own size). */
+  width?: number;
+  signal?: AbortSignal;
+  /** Font files to fall back to, after DejaVu, for the characters it lacks. */
+  fallbackFontFiles?: readonly string[];
+}
+
+/** The PNG of `svg`. */
+export async function svgToPng(svg: string, options: PngOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
+  const fallbacks = options.fallbackFontFiles ?? [];
+  const key = createHash('sha256').update(svg).update(`\0${options.width ?? ''}\0${fallbacks.join('\0')}`).digest('base64url');
   const known = kept.get(key);
   if (known) return known;
   const renderOptions: ResvgRenderOptions = {
-    font: { fontFiles: fonts(), loadSystemFonts: false, defaultFontFamily: CARD_FONT_FAMILY, sansSerifFamily: CARD_FONT_FAMILY },
+    font: { fontFiles: [...fonts(), ...fallbacks], loadSystemFonts: false, defaultFontFamily: CARD_FONT_FAMILY, sansSerifFamily: CARD_FONT_FAMILY },
     fitTo: options.width === undefined ? { mode: 'original' } : { mode: 'width', value: options.width },
     logLevel: 'off',
   };

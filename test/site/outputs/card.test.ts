@@ -103,6 +103,29 @@ describe('the card of a page, as a PNG', () => {
   });
 });
 
+/** Debian's fonts-droid-fallback (installed by .ci/run): a small font with the CJK ideographs. */
+const CJK_FONT = process.env.CJK_TEST_FONT ?? '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf';
+
+describe('scripts beyond DejaVu on the card', () => {
+  // Characters no font has are left out, so two cards differing only in such characters are
+  // the same picture; drawn, the order of the characters shows.
+  const card = (statusLabel: string, fallbackFontFiles?: readonly string[]) => svgToPng(renderCardSvg({ ...base, statusLabel }), { fallbackFontFiles });
+  const same = async (a: Promise<Uint8Array>, b: Promise<Uint8Array>) => Buffer.from(await a).equals(Buffer.from(await b));
+
+  it('draws Arabic with the shipped fonts', async () => {
+    expect(await same(card('جميع الأنظمة تعمل'), card('تعمل الأنظمة جميع'))).toBe(false);
+  });
+
+  it('leaves out CJK without a fallback font, and draws it with CARD_FONT_FILES', async () => {
+    expect(await same(card('全システム正常'), card('正常全システム'))).toBe(true);
+    expect(await same(card('全システム正常', [CJK_FONT]), card('正常全システム', [CJK_FONT]))).toBe(false);
+  });
+
+  it('keeps the bytes of Latin cards when a fallback font is named', async () => {
+    expect(await same(card('All systems operational'), card('All systems operational', [CJK_FONT]))).toBe(true);
+  });
+});
+
 describe('the favicon', () => {
   it('has a shape and colour per status, and a 32 px PNG', async () => {
     const operational = renderFaviconSvg('operational');

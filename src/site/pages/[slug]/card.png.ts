@@ -3,6 +3,7 @@
  * (outputs/svg-png.ts) and answered with the page's caching like every other output.
  */
 import type { APIRoute } from 'astro';
+import { siteConfig } from '../../config.ts';
 import { renderCardSvg } from '../../outputs/card.ts';
 import { PNG_CONTENT_TYPE, svgToPng } from '../../outputs/svg-png.ts';
 import { cardView } from '../../view/card-view.ts';
@@ -11,7 +12,7 @@ import { outputResponse, outputSource } from '../../view/output-route.ts';
 export const GET: APIRoute = async (context) => {
   const source = outputSource(context);
   if (!source) return context.rewrite('/404');
-  const png = await svgToPng(renderCardSvg(cardView(source)), { signal: context.request.signal });
+  const png = await svgToPng(renderCardSvg(cardView(source)), { signal: context.request.signal, fallbackFontFiles: siteConfig().cardFontFiles });
   return outputResponse(png, PNG_CONTENT_TYPE);
 };
 
