@@ -73,17 +73,25 @@ export function createSitePool(origin: string, options: SitePoolOptions): SitePo
         ...(outgoing.signal ? { signal: outgoing.signal } : {}),
       });
       // Settled before the request is destroyed, so the error is this one, not the socket's.
+      // Destroyed without the error: when the whole answer came in one chunk, the socket is
+      // already back in the agent's pool with no error listener, and would throw it.
+      let failed = false;
       const fail = (error: Error) => {
+        if (failed) return;
+        failed = true;
         reject(error);
-        clientRequest.destroy(error);
+        clientRequest.destroy();
       };
       const timer = setTimeout(() => fail(new SiteTimeoutError(`the site did not answer ${outgoing.path.slice(0, 100)} within ${options.timeoutMs} ms`)), options.timeoutMs);
       clientRequest.once('close', () => clearTimeout(timer));
-      clientRequest.once('error', reject);
+      // `on`, not `once`: a destroyed request or response may emit more than one error, and an
+      // error without a listener would end the process.
+      clientRequest.on('error', reject);
       clientRequest.once('response', (response) => {
         const chunks: Buffer[] = [];
         let size = 0;
         response.on('data', (chunk: Buffer) => {
+          if (failed) return;
           size += chunk.length;
           if (size > options.maxBytes) {
             fail(new AnswerTooLargeError(`${outgoing.what ?? `the answer for ${outgoing.path.slice(0, 100)}`} is larger than ${options.maxBytes} bytes`));
@@ -91,7 +99,7 @@ export function createSitePool(origin: string, options: SitePoolOptions): SitePo
           }
           chunks.push(chunk);
         });
-        response.once('error', reject);
+        response.on('error', reject);
         response.once('end', () => resolve({ statusCode: response.statusCode ?? 502, headers: response.headers, body: Buffer.concat(chunks) }));
       });
       clientRequest.end(outgoing.body);
