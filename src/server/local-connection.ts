@@ -6,20 +6,28 @@
  */
 import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import { writeFileAtomically } from '../site/data/atomic-file.ts';
 
 export const LOCAL_CONNECTION_FILE = 'local-api.json';
 export const DEFAULT_CACHE_DIR = './data/cache';
 
-const localConnectionSchema = z.object({
-  apiUrl: z.string().min(1),
-  apiKey: z.string().min(1),
+export interface LocalConnection {
+  apiUrl: string;
+  apiKey: string;
   /** The site's own address, for the page URLs the CLI shows. */
-  siteUrl: z.string().min(1),
-  pid: z.number().int(),
-});
-export type LocalConnection = z.infer<typeof localConnectionSchema>;
+  siteUrl: string;
+  pid: number;
+}
+
+const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+
+// A hand check, not a zod schema: the serving thread writes and removes this file, and zod is
+// kept off that thread (threads/config-worker.ts).
+function isLocalConnection(value: unknown): value is LocalConnection {
+  if (typeof value !== 'object' || value === null) return false;
+  const { apiUrl, apiKey, siteUrl, pid } = value as Record<string, unknown>;
+  return nonEmpty(apiUrl) && nonEmpty(apiKey) && nonEmpty(siteUrl) && Number.isInteger(pid);
+}
 
 export function localConnectionPath(cacheDir: string): string {
   return path.join(cacheDir, LOCAL_CONNECTION_FILE);
@@ -45,8 +53,10 @@ export async function readLocalConnection(cacheDir: string): Promise<LocalConnec
   const text = await readFile(localConnectionPath(cacheDir), 'utf8').catch(() => null);
   if (text === null) return null;
   try {
-    const parsed = localConnectionSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
+    const parsed: unknown = JSON.parse(text);
+    if (!isLocalConnection(parsed)) return null;
+    const { apiUrl, apiKey, siteUrl, pid } = parsed;
+    return { apiUrl, apiKey, siteUrl, pid };
   } catch {
     return null;
   }

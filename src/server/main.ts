@@ -1,7 +1,7 @@
 /** `npm start`: validate configuration, start Porchlight, say where it is, stop cleanly on a signal. */
-import { ConfigError } from '../site/config.ts';
+import { ConfigError } from '../site/config-error.ts';
 import { createLogger, reasonOf } from '../logging/logger.ts';
-import { loadLauncherConfig } from './config.ts';
+import { loadLauncherConfigOnThread } from './threads/config-thread.ts';
 import { startPorchlight } from './start.ts';
 import { SiteNotBuiltError } from './site-handler.ts';
 
@@ -19,7 +19,7 @@ process.on('unhandledRejection', (reason) => {
 });
 
 try {
-  const config = loadLauncherConfig(process.env);
+  const config = await loadLauncherConfigOnThread();
   const running = await startPorchlight(config, log);
   log.info(
     {

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { DemoInfo, ServiceOptions } from '../service/index.ts';
-import { ConfigError } from '../site/config.ts';
+import { ConfigError } from '../site/config-error.ts';
 import { signalPush } from '../site/data/push-signal.ts';
 import { createLogger, reasonOf, type Logger } from '../logging/logger.ts';
 import type { LauncherConfig } from './config.ts';

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const THREAD_ENTRIES = ['site-worker', 'service-worker', 'subscriptions-worker'] as const;
+export const THREAD_ENTRIES = ['site-worker', 'service-worker', 'subscriptions-worker', 'config-worker'] as const;
 /** The launcher itself (src/server/main.ts), bundled beside the threads. */
 export const LAUNCHER_ENTRY = 'main';
 export type ThreadEntry = (typeof THREAD_ENTRIES)[number];

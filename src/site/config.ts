@@ -15,6 +15,7 @@ import {
   timeZoneSetting,
   type LanguageSettings,
 } from './i18n/settings.ts';
+import { ConfigError } from './config-error.ts';
 
 export const THEMES = ['default', 'dark', 'high-contrast'] as const;
 export type ThemeName = (typeof THEMES)[number];
@@ -130,9 +131,7 @@ export interface SiteConfig {
   subscribeFormOrigin: string | null;
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError } from './config-error.ts';
 
 /** Empty strings count as unset, as shells and .env files often leave them. */
 export function presentVariables(env: NodeJS.ProcessEnv): Record<string, string> {

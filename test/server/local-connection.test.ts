@@ -37,5 +37,12 @@ describe('local API record for the CLI', () => {
     await writeFile(file, '{"apiUrl": 1}');
     expect(await readLocalConnection(dir)).toBeNull();
     expect(await readFile(file, 'utf8')).toBe('{"apiUrl": 1}');
+    await writeFile(file, JSON.stringify({ ...record, pid: 1.5 }));
+    expect(await readLocalConnection(dir)).toBeNull();
+    await writeFile(file, JSON.stringify({ ...record, apiKey: '' }));
+    expect(await readLocalConnection(dir)).toBeNull();
+    // Fields it does not know are dropped, not passed on.
+    await writeFile(file, JSON.stringify({ ...record, extra: 'x' }));
+    expect(await readLocalConnection(dir)).toEqual(record);
   });
 });

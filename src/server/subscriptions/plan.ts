@@ -5,7 +5,7 @@
  * need SITE_PUBLIC_URL, except in the demo, which links to its own local address.
  */
 import { readSmtpSettings, SmtpSettingsError, type SmtpSettings } from '../../contract/smtp.ts';
-import { ConfigError } from '../../site/config.ts';
+import { ConfigError } from '../../site/config-error.ts';
 import type { LauncherConfig } from '../config.ts';
 
 export type SubscriptionPlan =

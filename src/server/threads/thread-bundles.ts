@@ -10,14 +10,21 @@ import type { AstroIntegration } from 'astro';
 import { fileURLToPath } from 'node:url';
 import { LAUNCHER_ENTRY, THREAD_BUNDLE_DIR, THREAD_ENTRIES } from '../thread-entry.ts';
 
+/** The bundler's input and rules, shared by the build and the test of what each thread loads. */
+export function threadBundleInput(): Record<string, string> {
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  return { ...Object.fromEntries(THREAD_ENTRIES.map((name) => [name, `${here}${name}.ts`])), [LAUNCHER_ENTRY]: `${here}../${LAUNCHER_ENTRY}.ts` };
+}
+
+/** Bare specifiers (node:*, packages) are loaded at run time; only our own modules are bundled. */
+export const EXTERNAL_AT_RUN_TIME = /^[^./]/;
+
 export async function bundleThreads(): Promise<void> {
   const { build } = await import('rolldown');
-  const here = fileURLToPath(new URL('.', import.meta.url));
   await build({
-    input: { ...Object.fromEntries(THREAD_ENTRIES.map((name) => [name, `${here}${name}.ts`])), [LAUNCHER_ENTRY]: `${here}../${LAUNCHER_ENTRY}.ts` },
+    input: threadBundleInput(),
     platform: 'node',
-    // Bare specifiers (node:*, packages) are loaded at run time; only our own modules are bundled.
-    external: /^[^./]/,
+    external: EXTERNAL_AT_RUN_TIME,
     logLevel: 'warn',
     output: { dir: fileURLToPath(THREAD_BUNDLE_DIR), format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs', cleanDir: true },
   });
