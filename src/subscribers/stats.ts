@@ -1,5 +1,5 @@
 /**
- * What the subscriptions thread tells the metrics (every few seconds, over a BroadcastChannel):
+ * What the subscriptions thread tells the metrics (every few seconds, over a thread channel):
  * counts only, never an address.
  */
 import type { StoreStats } from './store.ts';

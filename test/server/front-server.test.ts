@@ -7,6 +7,7 @@ import { createFrontHandler, type FrontHandler } from '../../src/server/front/fr
 import { createPushReceiver } from '../../src/server/push/push-receiver.ts';
 import { DATA_VERSION_CHANNEL, DATA_VERSION_HEADER } from '../../src/site/data/data-version.ts';
 import { CUSTOM_DOMAINS_CHANNEL } from '../../src/site/data/custom-domains.ts';
+import { announcer } from '../../src/site/data/thread-channel.ts';
 import { leaveAfter } from './support/leaving-client.ts';
 
 /** A scripted origin standing in for the Astro server: counts renders, answers what the test says. */
@@ -344,52 +345,44 @@ describe('front cache', () => {
   });
 
   it('replaces pages rendered from older data as soon as the site announces new data', async () => {
-    const announcer = new BroadcastChannel(DATA_VERSION_CHANNEL);
-    try {
-      origin.dataVersion = '1';
-      announcer.postMessage('1');
-      await settle();
-      const first = await get('/acme');
-      expect(first.headers[DATA_VERSION_HEADER]).toBeUndefined();
-      await first.body.dump();
-      origin.dataVersion = '2';
-      origin.body = '<p>v2</p>';
-      // Same version: the stored page is still served, well within its freshness.
-      expect(await (await get('/acme')).body.text()).toContain('v1');
-      announcer.postMessage('2');
-      await settle();
-      // No clock change, no request: the new version alone re-renders the page, so the very
-      // first request after it gets the new bytes.
-      await expect.poll(() => origin.renders).toBe(2);
-      await settle();
-      expect(await (await get('/acme')).body.text()).toBe('<p>v2</p>');
-      expect(origin.renders).toBe(2);
-    } finally {
-      announcer.close();
-    }
+    const announceVersion = announcer<string>(DATA_VERSION_CHANNEL);
+    origin.dataVersion = '1';
+    announceVersion('1');
+    await settle();
+    const first = await get('/acme');
+    expect(first.headers[DATA_VERSION_HEADER]).toBeUndefined();
+    await first.body.dump();
+    origin.dataVersion = '2';
+    origin.body = '<p>v2</p>';
+    // Same version: the stored page is still served, well within its freshness.
+    expect(await (await get('/acme')).body.text()).toContain('v1');
+    announceVersion('2');
+    await settle();
+    // No clock change, no request: the new version alone re-renders the page, so the very
+    // first request after it gets the new bytes.
+    await expect.poll(() => origin.renders).toBe(2);
+    await settle();
+    expect(await (await get('/acme')).body.text()).toBe('<p>v2</p>');
+    expect(origin.renders).toBe(2);
   });
 
   it('re-renders after new data only the pages asked for in the last five minutes, most recent first', async () => {
-    const announcer = new BroadcastChannel(DATA_VERSION_CHANNEL);
-    try {
-      origin.dataVersion = '1';
-      await (await get('/old')).body.dump();
-      clock.now += 6 * 60_000;
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
-      await (await get('/recent')).body.dump();
-      await (await get('/recent')).body.dump();
-      expect(origin.renders).toBe(2);
-      origin.dataVersion = '2';
-      origin.body = '<p>v2</p>';
-      announcer.postMessage('2');
-      await expect.poll(() => origin.renders).toBe(3);
-      await settle();
-      expect(origin.lastPath).toBe('/recent');
-      expect(await (await get('/recent')).body.text()).toBe('<p>v2</p>');
-      expect(origin.renders).toBe(3);
-    } finally {
-      announcer.close();
-    }
+    const announceVersion = announcer<string>(DATA_VERSION_CHANNEL);
+    origin.dataVersion = '1';
+    await (await get('/old')).body.dump();
+    clock.now += 6 * 60_000;
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await (await get('/recent')).body.dump();
+    await (await get('/recent')).body.dump();
+    expect(origin.renders).toBe(2);
+    origin.dataVersion = '2';
+    origin.body = '<p>v2</p>';
+    announceVersion('2');
+    await expect.poll(() => origin.renders).toBe(3);
+    await settle();
+    expect(origin.lastPath).toBe('/recent');
+    expect(await (await get('/recent')).body.text()).toBe('<p>v2</p>');
+    expect(origin.renders).toBe(3);
   });
 
   it('counts how each request was answered: hit, stale, miss, pass', async () => {
@@ -458,9 +451,7 @@ describe('with the public address known (SITE_PUBLIC_URL)', () => {
       // Before the site has told its domains, each Host is answered as asked.
       await ask('early.example.test');
       expect(origin.lastHost).toBe('early.example.test');
-      const announce = new BroadcastChannel(CUSTOM_DOMAINS_CHANNEL);
-      announce.postMessage(['status.acme.test']);
-      announce.close();
+      announcer<string[]>(CUSTOM_DOMAINS_CHANNEL)(['status.acme.test']);
       await settle();
       const rendersBefore = origin.renders;
       for (let index = 0; index < 20; index += 1) await ask(`random-${index}.example.test`);

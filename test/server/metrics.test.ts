@@ -62,7 +62,7 @@ describe('metrics', () => {
     await (await request(`${apiOrigin}/api/v1/limited`)).body.dump();
     await (await request(`${apiOrigin}/api/v1/limited`)).body.dump();
     await (await request(`${otherOrigin}/`)).body.dump();
-    // Relayed over a BroadcastChannel, as from the site's own thread: delivered on a later turn.
+    // Relayed over a thread channel, as from the site's own thread: delivered on a later turn.
     await new Promise((resolve) => setTimeout(resolve, 20));
     const text = await scrape();
     expect(sample(text, 'porchlight_api_requests_total{status="200"}')).toBe(1);

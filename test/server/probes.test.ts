@@ -2,20 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createProbes, type Probes } from '../../src/server/front/probes.ts';
 import { DATA_AGE_CHANNEL } from '../../src/site/data/data-age.ts';
 import { DATA_WANTED_CHANNEL } from '../../src/site/data/data-wanted.ts';
+import { announcer, listenOn } from '../../src/site/data/thread-channel.ts';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 let probes: Probes;
-const channels: BroadcastChannel[] = [];
-
-function channel(name: string): BroadcastChannel {
-  const opened = new BroadcastChannel(name);
-  channels.push(opened);
-  return opened;
-}
+const stops: (() => void)[] = [];
 
 afterEach(() => {
   probes.close();
-  for (const opened of channels.splice(0)) opened.close();
+  for (const stop of stops.splice(0)) stop();
 });
 
 describe('health and readiness on the serving thread', () => {
@@ -31,7 +26,7 @@ describe('health and readiness on the serving thread', () => {
     const clock = { now: 1_000_000 };
     probes = createProbes({ maxStaleMs: 60_000, now: () => clock.now });
     expect(probes.answer('/readyz')?.status).toBe(503);
-    channel(DATA_AGE_CHANNEL).postMessage(clock.now - 1_000);
+    announcer<number>(DATA_AGE_CHANNEL)(clock.now - 1_000);
     await settle();
     expect(probes.answer('/readyz')).toMatchObject({ status: 200, body: 'ready\n' });
     clock.now += 60_000;
@@ -42,7 +37,7 @@ describe('health and readiness on the serving thread', () => {
     const clock = { now: 1_000_000 };
     probes = createProbes({ maxStaleMs: 60_000, now: () => clock.now });
     let asked = 0;
-    channel(DATA_WANTED_CHANNEL).onmessage = () => (asked += 1);
+    stops.push(listenOn(DATA_WANTED_CHANNEL, () => (asked += 1)));
     for (let index = 0; index < 5; index += 1) probes.answer('/readyz');
     clock.now += 1_000;
     probes.answer('/readyz');

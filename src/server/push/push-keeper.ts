@@ -84,7 +84,7 @@ export function createPushKeeper(api: { apiUrl: string; apiKey: string }): PushK
   const log = createLogger('push');
   let verifiedAt: number | null = null;
   let channel: { stop(): Promise<void> } | null = null;
-  // The site's data asks once it loads whether the channel was verified before (a BroadcastChannel
+  // The site's data asks once it loads whether the channel was verified before (a thread channel
   // keeps no messages for listeners to come).
   const stopAnswering = onPush((message) => {
     if (message.type === 'ask' && verifiedAt !== null && Date.now() - verifiedAt <= PUSH_WORKING_MS) signalPushChannelVerified();

@@ -1,6 +1,6 @@
 /**
  * The outcome of every HTTP request a thread sends (from undici's own diagnostics channels, which
- * are per thread), relayed to the main thread's metrics over a BroadcastChannel: the site asks the
+ * are per thread), relayed to the main thread's metrics over a thread channel: the site asks the
  * API from its worker thread, the metrics are kept where they are served.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';

@@ -1,7 +1,7 @@
 /**
  * Memory per thread: each thread of the process (the front server, the site's renderer, the
  * embedded API) has a V8 heap of its own, and resident memory alone does not say which one
- * grows. A thread answers a question on a BroadcastChannel with its own heap, external and
+ * grows. A thread answers a question on a thread channel with its own heap, external and
  * ArrayBuffer bytes; the main thread asks, for the metrics and the benchmark.
  */
 import { threadId } from 'node:worker_threads';

@@ -1,11 +1,16 @@
 /** The worker's side of worker-thread.ts: announce readiness or failure, and stop on `close`. */
 import { parentPort } from 'node:worker_threads';
 import { createLogger, reasonOf } from '../../logging/logger.ts';
+import { isChannelEnvelope, linkThread } from '../../site/data/thread-channel.ts';
 
 function port() {
   if (!parentPort) throw new Error('this module runs only inside a worker thread');
   return parentPort;
 }
+
+// This thread's channels reach the thread that started it (worker-thread.ts relays them on); what
+// comes back is taken in by onMessages, whose listener is the one that keeps the thread alive.
+const toParent = linkThread((envelope) => port().postMessage(envelope));
 
 export function announceReady(details: Record<string, unknown>): void {
   port().postMessage({ type: 'ready', ...details });
@@ -22,6 +27,7 @@ export function announceFailure(error: unknown): void {
 export function onMessages(onClose: () => Promise<void>, handler: (message: { type: string } & Record<string, unknown>) => void = () => undefined): void {
   const parent = port();
   parent.on('message', (message: { type: string } & Record<string, unknown>) => {
+    if (isChannelEnvelope(message)) return toParent.receive(message);
     if (message.type !== 'close') return handler(message);
     onClose().finally(() => parent.close());
   });

@@ -5,6 +5,7 @@
  * is up, takes `close` to stop cleanly, and may take other messages of its own.
  */
 import { Worker } from 'node:worker_threads';
+import { isChannelEnvelope, linkThread } from '../../site/data/thread-channel.ts';
 
 export type ThreadMessage = { type: string } & Record<string, unknown>;
 
@@ -50,6 +51,12 @@ export function startThread<Ready>(entry: URL, workerData: unknown, name: string
   const resourceLimits = { maxYoungGenerationSizeMb: 8, ...(options.maxHeapMb ? { maxOldGenerationSizeMb: options.maxHeapMb } : {}) };
   const worker = new Worker(entry, { workerData, name, stdout: options.output !== undefined, resourceLimits });
   if (options.output) worker.stdout.pipe(options.output, { end: false });
+  // The worker's channels (site/data/thread-channel.ts) reach this thread's and, through it, the others'.
+  const channels = linkThread((envelope) => worker.postMessage(envelope));
+  worker.on('message', (message: unknown) => {
+    if (isChannelEnvelope(message)) channels.receive(message);
+  });
+  worker.once('exit', () => channels.unlink());
   let closing = false;
   const exitListeners: ((code: number) => void)[] = [];
   return new Promise((resolve, reject) => {

@@ -2,7 +2,7 @@
  * What the front server needs to answer /readyz on its own thread, without a render: the fetch
  * time of the newest snapshot the site can show (loaded, or restored from disk), told after each
  * load. (The other way, a probe asking for data as a visitor would, is data-wanted.ts.) A
- * BroadcastChannel, as in data-version.ts.
+ * thread channel, as in data-version.ts.
  */
 import { announcer, listenOn } from './thread-channel.ts';
 

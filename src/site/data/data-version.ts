@@ -1,7 +1,7 @@
 /**
  * The version of the status data a page was rendered from (its snapshot's fetch time), told to
  * the front cache in the same process, so a new snapshot replaces stored pages at once rather
- * than when their own freshness ends. A BroadcastChannel, because the site runs from Astro's
+ * than when their own freshness ends. A thread channel (thread-channel.ts), because the site runs from Astro's
  * bundle and the front from the source tree: they share no module, only the process.
  */
 import { announcer } from './thread-channel.ts';

@@ -1,6 +1,6 @@
 /**
  * "The API announced a change" and "the push channel is in place": told by the launcher, which
- * receives the push and keeps the channel, to the site, which owns the data. A BroadcastChannel
+ * receives the push and keeps the channel, to the site, which owns the data. A thread channel
  * for the same reason as data-version.ts: the two run in one process from different module trees.
  * A push message carries only the event name the API gave in its X-Porchlight-Event header (a
  * hint of which lists changed, see refresh-plan.ts), never the payload.
@@ -24,7 +24,7 @@ export function signalPushChannelVerified(): void {
 }
 
 /**
- * The site asks whether the channel was verified before it started listening (a BroadcastChannel
+ * The site asks whether the channel was verified before it started listening (a thread channel
  * keeps no messages for listeners to come); the launcher answers with signalPushChannelVerified.
  */
 export function askPushChannelVerified(): void {

@@ -1,6 +1,6 @@
 /**
  * Each refresh of the status data, announced for the launcher's metrics (src/server/metrics.ts).
- * A BroadcastChannel, because the site refreshes on a worker thread of its own and the metrics
+ * A thread channel (thread-channel.ts), because the site refreshes on a worker thread of its own and the metrics
  * live on the main thread; posting costs one small message per refresh.
  */
 import type { RefreshTrigger } from './snapshot-cache.ts';
