@@ -1,11 +1,11 @@
 /**
  * Prometheus metrics (prom-client) on their own port, never on the public one. What the site does
- * on its worker thread arrives over BroadcastChannels: refreshes (site/data/refresh-events.ts),
+ * on its worker thread arrives over thread channels (site/data/thread-channel.ts): refreshes (site/data/refresh-events.ts),
  * API requests (relayed from undici's diagnostics channels by threads/api-request-relay.ts,
  * filtered here to the API's origin), the data version the front cache follows; the front's and the push route's plain counters are
  * read at scrape time, so counting costs nothing per request.
  */
-import http from 'node:http';
+import type { RequestListener } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DATA_VERSION_CHANNEL } from '../site/data/data-version.ts';
 import { listenOn } from '../site/data/thread-channel.ts';
@@ -228,7 +228,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
 }
 
 /** `GET /metrics` and nothing else. */
-export function metricsHandler(registry: Registry): http.RequestListener {
+export function metricsHandler(registry: Registry): RequestListener {
   return (request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {

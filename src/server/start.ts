@@ -4,7 +4,8 @@
  * through its environment, exactly as it would be for the hosted service. Around them: the
  * push route and channel, metrics on their own port, and a graceful close.
  */
-import http from 'node:http';
+import type { Server } from 'node:http';
+import http from './node-http.ts';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -110,7 +111,7 @@ export async function resolveApi(config: LauncherConfig, threads: ThreadOptions 
   return { url: embedded.url, key: embeddedKey, embedded };
 }
 
-function listen(server: http.Server, port: number, host: string): Promise<void> {
+function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -223,7 +224,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   await listen(server, PORT, HOST);
   const address = server.address() as AddressInfo;
 
-  let metricsServer: http.Server | null = null;
+  let metricsServer: Server | null = null;
   if (metrics) {
     metricsServer = http.createServer(metricsHandler(metrics.registry));
     await listen(metricsServer, METRICS_PORT ?? 0, HOST);

@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import http from './http/node-http.ts';
 import type { AddressInfo } from 'node:net';
 import type { Plan } from '../contract/organization.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -132,7 +133,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     deliveries = monitoring.deliveries;
     const logDebug = options.logDebug ?? (() => undefined);
     const deps: ServiceDeps = { store, now, log, logDebug, notifier, runCheck: monitoring.runCheck, engine: engine ?? NO_ENGINE, failureThreshold, egress };
-    const server = createServer(
+    const server = http.createServer(
       createApiHandler({
         deps,
         routes: apiRoutes(deps),

@@ -13,7 +13,7 @@ interface Loaded {
   modules: string[];
 }
 
-async function loadedAtStart(entry: string): Promise<Loaded> {
+async function loadedFrom(entry: string, { dynamic = false } = {}): Promise<Loaded> {
   const bundle = await rolldown({ input: threadBundleInput(), platform: 'node', external: EXTERNAL_AT_RUN_TIME, logLevel: 'silent' });
   const { output } = await bundle.generate({ format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' });
   await bundle.close();
@@ -29,7 +29,7 @@ async function loadedAtStart(entry: string): Promise<Loaded> {
       return;
     }
     loaded.modules.push(...chunk.moduleIds);
-    for (const imported of chunk.imports) visit(imported);
+    for (const imported of dynamic ? [...chunk.imports, ...chunk.dynamicImports] : chunk.imports) visit(imported);
   };
   visit(`${entry}.mjs`);
   return loaded;
@@ -37,17 +37,28 @@ async function loadedAtStart(entry: string): Promise<Loaded> {
 
 describe('the serving thread at start', () => {
   it('loads neither zod, the message catalogs nor undici: the configuration is checked on a thread that exits', async () => {
-    const { packages, modules } = await loadedAtStart(LAUNCHER_ENTRY);
+    const { packages, modules } = await loadedFrom(LAUNCHER_ENTRY);
     expect(packages.has('zod')).toBe(false);
     expect(packages.has('undici')).toBe(false);
     expect(modules.filter((id) => /src\/site\/(config|i18n\/)/.test(id) && !id.endsWith('config-error.ts'))).toEqual([]);
     // The check is real: the launcher does load what it serves with.
-    expect(packages.has('node:http')).toBe(true);
+    expect(packages.has('node:zlib')).toBe(true);
     expect(modules.some((id) => id.endsWith('src/server/front/front-server.ts'))).toBe(true);
   }, 60_000);
 
+  it("never imports node:http as an ES module, in any thread but the site's (Astro loads undici there anyway)", async () => {
+    // Its namespace reads the lazy http.WebSocket, which loads Node's bundled undici and http2.
+    for (const entry of [LAUNCHER_ENTRY, 'service-worker', 'subscriptions-worker', 'config-worker']) {
+      const { packages, modules } = await loadedFrom(entry, { dynamic: true });
+      expect({ entry, esmHttp: packages.has('node:http') }).toEqual({ entry, esmHttp: false });
+      expect(modules.length).toBeGreaterThan(0);
+    }
+    const api = await loadedFrom('service-worker', { dynamic: true });
+    expect(api.modules.some((id) => id.endsWith('src/service/http/node-http.ts'))).toBe(true);
+  }, 60_000);
+
   it('leaves them to the thread that checks the configuration', async () => {
-    const { packages, modules } = await loadedAtStart('config-worker');
+    const { packages, modules } = await loadedFrom('config-worker');
     expect(packages.has('zod')).toBe(true);
     expect(modules.some((id) => id.endsWith('src/site/config.ts'))).toBe(true);
   }, 60_000);

@@ -4,7 +4,8 @@
  * send them), and CONNECT (405: this is no proxy). Nothing is logged per rejected request, so
  * junk traffic cannot flood the log; `onRejected` counts them.
  */
-import http, { STATUS_CODES } from 'node:http';
+import type { RequestListener, Server, IncomingMessage } from 'node:http';
+import http from '../node-http.ts';
 import type { Duplex } from 'node:stream';
 import { ALLOWED_METHODS } from './request-gate.ts';
 
@@ -20,8 +21,8 @@ export interface PublicServerOptions {
 }
 
 function rawAnswer(status: number, extraHeaders = ''): string {
-  const body = `${STATUS_CODES[status] ?? 'Error'}\n`;
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extraHeaders}connection: close\r\n\r\n${body}`;
+  const body = `${http.STATUS_CODES[status] ?? 'Error'}\n`;
+  return `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extraHeaders}connection: close\r\n\r\n${body}`;
 }
 
 function statusFor(code: string | undefined): number {
@@ -35,7 +36,7 @@ function answering(socket: Duplex): boolean {
   return Boolean((socket as Duplex & { _httpMessage?: unknown })._httpMessage);
 }
 
-export function createPublicServer(handle: http.RequestListener, options: PublicServerOptions = {}): http.Server {
+export function createPublicServer(handle: RequestListener, options: PublicServerOptions = {}): Server {
   const server = http.createServer({ connectionsCheckingInterval: options.checkIntervalMs ?? 1_000 }, handle);
   server.headersTimeout = options.headersTimeoutMs ?? 10_000;
   server.requestTimeout = options.requestTimeoutMs ?? 30_000;
@@ -45,7 +46,7 @@ export function createPublicServer(handle: http.RequestListener, options: Public
     if (socket.writable && !answering(socket)) socket.end(rawAnswer(statusFor(error.code)));
     else socket.destroy();
   });
-  server.on('connect', (_request: http.IncomingMessage, socket: Duplex) => {
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
     options.onRejected?.('CONNECT');
     // Node hands this socket over entirely (no timeout, not closed with the server's other
     // connections): destroy it once the answer is written, or after a few seconds at most.

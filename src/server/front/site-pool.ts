@@ -5,7 +5,8 @@
  * resident memory (bench/memory.ts). The bound on connections is the Agent's; requests beyond it
  * wait in the Agent's queue, and `queued()` says how many do.
  */
-import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import http from '../node-http.ts';
 
 export interface SiteAnswer {
   statusCode: number;
