@@ -2,7 +2,7 @@
  * createClient: the typed client for the whole Monitoring and Status Service API.
  * One keep-alive agent per client; `close()` releases it.
  */
-import type { Dispatcher } from 'undici';
+import type { RequestDispatcher } from './http-dispatcher.ts';
 import type { InvalidItemHandler } from './codec.ts';
 import { Requester, type Logger } from './requester.ts';
 import { incidentsResource, type IncidentsResource } from './resources/incidents.ts';
@@ -22,8 +22,8 @@ export interface ClientOptions {
   timeouts?: Partial<Timeouts> | undefined;
   /** Retries of idempotent requests after network errors, timeouts, 429 and 5xx. Default 2. */
   maxRetries?: number | undefined;
-  /** Replaces the client's own undici Agent (tests, proxies); not closed by `close()`. */
-  dispatcher?: Dispatcher | undefined;
+  /** Replaces the client's own keep-alive dispatcher (an undici one fits: tests, proxies); not closed by `close()`. */
+  dispatcher?: RequestDispatcher | undefined;
   /** Receives the client's warnings (dropped items, stopped pagination). Default: console. */
   logger?: Logger | undefined;
   /** Called for each list item dropped as invalid; default: one warn line on the logger. */

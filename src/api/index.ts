@@ -24,6 +24,7 @@ export type { Page } from './pagination.ts';
 export type { InvalidItemHandler } from './codec.ts';
 export type { ListParams, Logger } from './requester.ts';
 export type { Timeouts } from './transport.ts';
+export { createHttpDispatcher, type DispatchRequest, type DispatchResponse, type RequestDispatcher } from './http-dispatcher.ts';
 export { DEFAULT_TIMEOUTS } from './transport.ts';
 export type { ListAllOptions, CrudResource } from './resources/crud.ts';
 export type { MonitorsResource } from './resources/monitors.ts';

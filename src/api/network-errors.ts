@@ -1,6 +1,7 @@
 /**
- * Maps what undici throws onto the client's connection errors. Matching is by error `code`
- * (not instanceof) so it also works when undici is loaded twice.
+ * Maps what a dispatcher throws onto the client's connection errors: undici's codes, which
+ * http-dispatcher.ts uses too, and Node's system errors (ECONNREFUSED ...). Matching is by error
+ * `code` (not instanceof), so it holds for any copy of either.
  */
 import { ApiConnectionError, ApiError, ApiTimeoutError, type RequestLabel, type TimeoutPhase } from './errors.ts';
 

@@ -1,10 +1,9 @@
 /**
- * One HTTP attempt against the API over undici: builds the URL and headers, applies the
+ * One HTTP attempt against the API (http-dispatcher.ts): builds the URL and headers, applies the
  * timeouts, reads the body, and turns non-2xx answers and network failures into ApiErrors.
  * Retries and response parsing live elsewhere (retry.ts, requester.ts).
  */
-import type { Dispatcher } from 'undici';
-import { Agent } from './undici-agent.ts';
+import { createHttpDispatcher, type RequestDispatcher } from './http-dispatcher.ts';
 import { parseBaseUrl } from './base-url.ts';
 import { ApiStatusError, ApiUsageError, InvalidResponseError, type RequestLabel } from './errors.ts';
 import { toConnectionError } from './network-errors.ts';
@@ -31,9 +30,8 @@ export interface ApiResponse {
 }
 
 /**
- * Milliseconds. A status page render must not hang on a slow API, so all are bounded.
- * undici fires its headers/body timers with about 1 s granularity; `totalMs` (an
- * AbortSignal) is the precise bound.
+ * Milliseconds. A status page render must not hang on a slow API, so all are bounded;
+ * `totalMs` (an AbortSignal) bounds the whole attempt whatever the dispatcher's timers.
  */
 export interface Timeouts {
   /** TCP/TLS connect (only applies to the client's own agent). */
@@ -55,15 +53,15 @@ export interface TransportOptions {
   baseUrl: string;
   apiKey: string;
   timeouts?: Partial<Timeouts> | undefined;
-  /** Inject a dispatcher (tests, proxies); the client then neither configures nor closes it. */
-  dispatcher?: Dispatcher | undefined;
+  /** Inject a dispatcher (an undici one fits; tests, proxies); the client then neither configures nor closes it. */
+  dispatcher?: RequestDispatcher | undefined;
 }
 
 export class Transport {
   readonly redact: Redactor;
   readonly #origin: string;
   readonly #basePath: string;
-  readonly #dispatcher: Dispatcher;
+  readonly #dispatcher: RequestDispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #timeouts: Timeouts;
   readonly #authorization: string;
@@ -81,11 +79,11 @@ export class Transport {
     this.#ownsDispatcher = !options.dispatcher;
     this.#dispatcher =
       options.dispatcher ??
-      new Agent({
-        connect: { timeout: this.#timeouts.connectMs },
-        headersTimeout: this.#timeouts.headersMs,
-        bodyTimeout: this.#timeouts.bodyMs,
-        maxResponseSize: MAX_RESPONSE_BYTES,
+      createHttpDispatcher({
+        connectTimeoutMs: this.#timeouts.connectMs,
+        headersTimeoutMs: this.#timeouts.headersMs,
+        bodyTimeoutMs: this.#timeouts.bodyMs,
+        maxResponseBytes: MAX_RESPONSE_BYTES,
       });
   }
 

@@ -209,7 +209,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
     if (isApiRequestEvent(message) && message.origin === sources.apiOrigin) apiRequests.inc({ status: String(message.status) });
   });
   // This thread's own requests to the API (the push channel's set-up) count too.
-  const stopLocalRelay = relayApiRequests();
+  const stopLocalRelay = relayApiRequests(sources.apiOrigin);
 
   return {
     registry,

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
+import { createHttpDispatcher } from '../../src/api/http-dispatcher.ts';
 import { createMetrics, metricsHandler, type Metrics } from '../../src/server/metrics.ts';
 import { announceDataVersion } from '../../src/site/data/data-version.ts';
 import { publishRefresh } from '../../src/site/data/refresh-events.ts';
@@ -62,10 +63,15 @@ describe('metrics', () => {
     await (await request(`${apiOrigin}/api/v1/limited`)).body.dump();
     await (await request(`${apiOrigin}/api/v1/limited`)).body.dump();
     await (await request(`${otherOrigin}/`)).body.dump();
+    // The API client's own HTTP (node:http) is counted as undici's is.
+    const http = createHttpDispatcher({ connectTimeoutMs: 1_000, headersTimeoutMs: 1_000, bodyTimeoutMs: 1_000, maxResponseBytes: 1_000_000 });
+    await (await http.request({ origin: apiOrigin, path: '/api/v1/monitors', method: 'GET', headers: {}, body: null })).body.text();
+    await (await http.request({ origin: otherOrigin, path: '/', method: 'GET', headers: {}, body: null })).body.text();
+    await http.close();
     // Relayed over a thread channel, as from the site's own thread: delivered on a later turn.
     await new Promise((resolve) => setTimeout(resolve, 20));
     const text = await scrape();
-    expect(sample(text, 'porchlight_api_requests_total{status="200"}')).toBe(1);
+    expect(sample(text, 'porchlight_api_requests_total{status="200"}')).toBe(2);
     expect(sample(text, 'porchlight_api_requests_total{status="429"}')).toBe(2);
   });
 

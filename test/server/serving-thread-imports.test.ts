@@ -3,6 +3,7 @@
  * it: a module once loaded stays in the thread's heap for good, so what only a start-up check or
  * another thread needs must not be reachable from the launcher by static imports.
  */
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { rolldown } from 'rolldown';
 import { EXTERNAL_AT_RUN_TIME, threadBundleInput } from '../../src/server/threads/thread-bundles.ts';
@@ -61,5 +62,14 @@ describe('the serving thread at start', () => {
     const { packages, modules } = await loadedFrom('config-worker');
     expect(packages.has('zod')).toBe(true);
     expect(modules.some((id) => id.endsWith('src/site/config.ts'))).toBe(true);
+  }, 60_000);
+
+  it("the site's data reaches the API without undici (its WebAssembly parser alone is ~20 MiB resident)", async () => {
+    const bundle = await rolldown({ input: { 'site-data': fileURLToPath(new URL('../../src/site/data/site-data.ts', import.meta.url)) }, platform: 'node', external: EXTERNAL_AT_RUN_TIME, logLevel: 'silent' });
+    const { output } = await bundle.generate({ format: 'esm' });
+    await bundle.close();
+    const imported = new Set(output.flatMap((item) => (item.type === 'chunk' ? [...item.imports, ...item.dynamicImports] : [])));
+    expect(imported.has('undici')).toBe(false);
+    expect(imported.has('zod')).toBe(true);
   }, 60_000);
 });

@@ -1,7 +1,8 @@
 /**
- * The outcome of every HTTP request a thread sends (from undici's own diagnostics channels, which
- * are per thread), relayed to the main thread's metrics over a thread channel: the site asks the
- * API from its worker thread, the metrics are kept where they are served.
+ * The outcome of every HTTP request a thread sends to the API, from the diagnostics channels of
+ * its HTTP clients (per thread: node:http's, which the API client uses, and undici's), relayed to
+ * the main thread's metrics over a thread channel: the site asks the API from its worker thread,
+ * the metrics are kept where they are served.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { announcer } from '../../site/data/thread-channel.ts';
@@ -14,28 +15,49 @@ export interface ApiRequestEvent {
   status: number | 'error';
 }
 
+type Status = number | 'error';
+
 interface UndiciRequestMessage {
   request: { origin?: unknown };
   response?: { statusCode?: unknown };
 }
 
-function isUndiciMessage(message: unknown): message is UndiciRequestMessage {
-  return typeof message === 'object' && message !== null && 'request' in message;
+interface NodeRequestMessage {
+  request: { protocol?: unknown; getHeader?: (name: string) => unknown };
+  response?: { statusCode?: unknown };
 }
 
-/** Starts relaying this thread's requests; returns the function that stops it. */
-export function relayApiRequests(): () => void {
+const statusOf = (response: { statusCode?: unknown } | undefined): Status => (typeof response?.statusCode === 'number' ? response.statusCode : 'error');
+
+function undiciOrigin(message: unknown): string | null {
+  const origin = (message as UndiciRequestMessage | null)?.request?.origin;
+  return typeof origin === 'string' ? origin : null;
+}
+
+function nodeOrigin(message: unknown): string | null {
+  const request = (message as NodeRequestMessage | null)?.request;
+  const host = typeof request?.getHeader === 'function' ? request.getHeader('host') : undefined;
+  return typeof request?.protocol === 'string' && typeof host === 'string' ? `${request.protocol}//${host}` : null;
+}
+
+/**
+ * Starts relaying this thread's requests to `onlyOrigin` (every origin when null); returns the
+ * function that stops it. On the serving thread, requests to the site's thread never become events.
+ */
+export function relayApiRequests(onlyOrigin: string | null = null): () => void {
   const announce = announcer<ApiRequestEvent>(API_REQUEST_EVENTS);
-  const post = (message: unknown, status: (message: UndiciRequestMessage) => number | 'error') => {
-    if (!isUndiciMessage(message) || typeof message.request.origin !== 'string') return;
-    announce({ origin: message.request.origin, status: status(message) });
+  const relay = (originOf: (message: unknown) => string | null, status: (message: unknown) => Status) => (message: unknown) => {
+    const origin = typeof message === 'object' && message !== null ? originOf(message) : null;
+    if (origin !== null && (onlyOrigin === null || origin === onlyOrigin)) announce({ origin, status: status(message) });
   };
-  const onHeaders = (message: unknown) => post(message, (known) => (typeof known.response?.statusCode === 'number' ? known.response.statusCode : 'error'));
-  const onError = (message: unknown) => post(message, () => 'error');
-  subscribe('undici:request:headers', onHeaders);
-  subscribe('undici:request:error', onError);
+  const handlers: [string, (message: unknown) => void][] = [
+    ['undici:request:headers', relay(undiciOrigin, (message) => statusOf((message as UndiciRequestMessage).response))],
+    ['undici:request:error', relay(undiciOrigin, () => 'error')],
+    ['http.client.response.finish', relay(nodeOrigin, (message) => statusOf((message as NodeRequestMessage).response))],
+    ['http.client.request.error', relay(nodeOrigin, () => 'error')],
+  ];
+  for (const [name, handler] of handlers) subscribe(name, handler);
   return () => {
-    unsubscribe('undici:request:headers', onHeaders);
-    unsubscribe('undici:request:error', onError);
+    for (const [name, handler] of handlers) unsubscribe(name, handler);
   };
 }

@@ -8,9 +8,8 @@
  * safety net. What each refresh reads is refresh-plan.ts's; rate-limit headers pace check pages.
  */
 import { createHash } from 'node:crypto';
-import type { Dispatcher } from 'undici';
-import { Agent } from '../../api/undici-agent.ts';
-import { createClient, RateLimitError, type ApiClient } from '../../api/index.ts';
+import { createClient, createHttpDispatcher, RateLimitError, type ApiClient, type RequestDispatcher } from '../../api/index.ts';
+import { MAX_RESPONSE_BYTES } from '../../api/transport.ts';
 import { createLogger, reasonOf, type Logger } from '../../logging/logger.ts';
 import { siteConfig, type SiteConfig } from '../config.ts';
 import { timeZonesInUse } from '../i18n/settings.ts';
@@ -49,27 +48,17 @@ export interface SiteData {
 
 type Headers = Record<string, string | string[] | undefined>;
 
-/** The client's handler, with the answer's headers shown to `onHeaders` first. */
-function readingHeaders(handler: Dispatcher.DispatchHandler, onHeaders: (headers: Headers) => void): Dispatcher.DispatchHandler {
+/** Counts every HTTP request the client sends, retries included, and shows `onHeaders` every answer's headers. */
+function countingDispatcher(dispatcher: RequestDispatcher, onRequest: () => void, onHeaders: (headers: Headers) => void): RequestDispatcher {
   return {
-    onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
-    onRequestUpgrade: (controller, statusCode, headers, socket) => handler.onRequestUpgrade?.(controller, statusCode, headers, socket),
-    onResponseStart: (controller, statusCode, headers, statusMessage) => {
-      onHeaders(headers);
-      handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
+    request: async (call) => {
+      onRequest();
+      const response = await dispatcher.request(call);
+      onHeaders(response.headers);
+      return response;
     },
-    onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
-    onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
-    onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
+    close: () => dispatcher.close(),
   };
-}
-
-/** Counts every HTTP request the client sends, retries included, and shows the pacer every answer's headers. */
-function countingDispatcher(agent: Agent, onRequest: () => void, onHeaders: (headers: Headers) => void): Dispatcher {
-  return agent.compose((dispatch) => (options, handler) => {
-    onRequest();
-    return dispatch(options, readingHeaders(handler, onHeaders));
-  });
 }
 
 /** A check page would have to wait too long for the API's rate limit: this refresh leaves the histories. */
@@ -86,11 +75,11 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
   const timeoutMs = config.apiTimeoutSeconds * 1000;
   let requests = 0;
   const pacer = new RateLimitPacer();
-  const agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const http = createHttpDispatcher({ connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES });
   const client: ApiClient = createClient({
     baseUrl: config.apiUrl,
     apiKey: config.apiKey,
-    dispatcher: countingDispatcher(agent, () => (requests += 1), (headers) => pacer.observe(headers, Date.now())),
+    dispatcher: countingDispatcher(http, () => (requests += 1), (headers) => pacer.observe(headers, Date.now())),
     timeouts: { connectMs: timeoutMs, headersMs: timeoutMs, bodyMs: timeoutMs, totalMs: timeoutMs * 2 },
     // The snapshot cache is the retry policy (backoff, Retry-After holds): a failed refresh must
     // not leave sibling requests retrying on their own.
