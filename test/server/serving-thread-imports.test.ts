@@ -37,10 +37,12 @@ async function loadedFrom(entry: string, { dynamic = false } = {}): Promise<Load
 }
 
 describe('the serving thread at start', () => {
-  it('loads neither zod, the message catalogs nor undici: the configuration is checked on a thread that exits', async () => {
+  it('loads neither zod, the message catalogs, undici nor prom-client: the configuration is checked on a thread that exits', async () => {
     const { packages, modules } = await loadedFrom(LAUNCHER_ENTRY);
     expect(packages.has('zod')).toBe(false);
     expect(packages.has('undici')).toBe(false);
+    // Metrics are loaded when METRICS_PORT asks for them.
+    expect(packages.has('prom-client')).toBe(false);
     expect(modules.filter((id) => /src\/site\/(config|i18n\/)/.test(id) && !id.endsWith('config-error.ts'))).toEqual([]);
     // The check is real: the launcher does load what it serves with.
     expect(packages.has('node:zlib')).toBe(true);
