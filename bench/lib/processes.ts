@@ -1,5 +1,6 @@
 /** The processes a benchmark run starts: the API alone, Porchlight, and nginx. All on loopback. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -72,10 +73,12 @@ export async function startPorchlight(apiUrl: string, apiKey: string, freshSecon
 }
 
 /**
- * Another checkout of Porchlight (built), started as its own `npm start` ran it before the
- * bundles (`node --max-semi-space-size=4 src/server/main.ts`): the "before" of a comparison.
+ * Another checkout of Porchlight (built), started as its own `npm start` runs it: its launcher
+ * bundle when it has one (as startPorchlight does), else as it ran before the bundles (`node
+ * --max-semi-space-size=4 src/server/main.ts`). The "before" of a comparison.
  */
 export async function startOtherPorchlight(checkout: string, apiUrl: string, apiKey: string, freshSeconds: number, env: Record<string, string> = {}): Promise<Running & { url: string }> {
+  if (existsSync(path.join(checkout, 'dist/threads/main.mjs'))) return startPorchlight(apiUrl, apiKey, freshSeconds, env, checkout);
   const site = await run(
     node,
     ['--max-semi-space-size=4', 'src/server/main.ts'],
