@@ -62,9 +62,10 @@ export async function startPorchlight(apiUrl: string, apiKey: string, freshSecon
   const site = await run(
     node,
     // As `npm start` runs it (package.json): the bundle `astro build` writes (no TypeScript
-    // stripping in any thread), a smaller young generation and two malloc arenas keep RSS down.
+    // stripping in any thread), a smaller young generation, two malloc arenas and fixed malloc
+    // thresholds keep RSS down.
     ['--max-semi-space-size=2', 'dist/threads/main.mjs'],
-    { PORT: '0', STATUS_API_URL: apiUrl, STATUS_API_KEY: apiKey, CACHE_DIR: ':memory:', CACHE_FRESH_SECONDS: String(freshSeconds), MALLOC_ARENA_MAX: '2', ...env },
+    { PORT: '0', STATUS_API_URL: apiUrl, STATUS_API_KEY: apiKey, CACHE_DIR: ':memory:', CACHE_FRESH_SECONDS: String(freshSeconds), MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072', ...env },
     // The start-up summary is a JSON log line with the site's address.
     /"siteUrl":"([^"]+)"/,
     siteRoot,
