@@ -1,8 +1,8 @@
 /**
  * Prometheus metrics (prom-client) on their own port, never on the public one. What the site does
  * on its worker thread arrives over thread channels (site/data/thread-channel.ts): refreshes (site/data/refresh-events.ts),
- * API requests (relayed from undici's diagnostics channels by threads/api-request-relay.ts,
- * filtered here to the API's origin), the data version the front cache follows; the front's and the push route's plain counters are
+ * API requests (relayed from the site's thread by threads/api-request-relay.ts, filtered here to
+ * the API's origin; this thread sends the API nothing), the data version the front cache follows; the front's and the push route's plain counters are
  * read at scrape time, so counting costs nothing per request.
  */
 import type { RequestListener } from 'node:http';
@@ -10,7 +10,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { DATA_VERSION_CHANNEL } from '../site/data/data-version.ts';
 import { listenOn } from '../site/data/thread-channel.ts';
 import { REFRESH_EVENTS, type RefreshEvent } from '../site/data/refresh-events.ts';
-import { API_REQUEST_EVENTS, relayApiRequests, type ApiRequestEvent } from './threads/api-request-relay.ts';
+import { API_REQUEST_EVENTS, type ApiRequestEvent } from './threads/api-request-relay.ts';
 import { threadMemory } from './threads/thread-memory.ts';
 import type { FrontCounts } from './front/front-server.ts';
 import type { PushCounts } from './push/push-receiver.ts';
@@ -208,8 +208,6 @@ export function createMetrics(sources: MetricsSources): Metrics {
   const stopApiRequestEvents = listenOn(API_REQUEST_EVENTS, (message) => {
     if (isApiRequestEvent(message) && message.origin === sources.apiOrigin) apiRequests.inc({ status: String(message.status) });
   });
-  // This thread's own requests to the API (the push channel's set-up) count too.
-  const stopLocalRelay = relayApiRequests(sources.apiOrigin);
 
   return {
     registry,
@@ -218,7 +216,6 @@ export function createMetrics(sources: MetricsSources): Metrics {
       renderDuration.observe(seconds);
     },
     close() {
-      stopLocalRelay();
       stopRefreshEvents();
       stopApiRequestEvents();
       stopVersions();

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { createHttpDispatcher } from '../../src/api/http-dispatcher.ts';
 import { createMetrics, metricsHandler, type Metrics } from '../../src/server/metrics.ts';
+import { relayApiRequests } from '../../src/server/threads/api-request-relay.ts';
 import { announceDataVersion } from '../../src/site/data/data-version.ts';
 import { publishRefresh } from '../../src/site/data/refresh-events.ts';
 
@@ -14,6 +15,7 @@ let otherOrigin: string;
 let metrics: Metrics;
 let scrapeServer: Server;
 let scrapeUrl: string;
+let stopRelay: () => void;
 let rejected = 0;
 const front = { hit: 0, stale: 0, miss: 0, pass: 0 };
 const push = { accepted: 0, refused: 0, tooLarge: 0 };
@@ -29,12 +31,15 @@ beforeEach(async () => {
   apiOrigin = await listen(api);
   other = createServer((_req, res) => res.end('ok'));
   otherOrigin = await listen(other);
+  // This thread sends the API its requests, as the site's thread does, and relays them the same way.
+  stopRelay = relayApiRequests();
   metrics = createMetrics({ apiOrigin, front: () => front, push: () => push, tlsGate: () => tlsGate, rejected: () => rejected, now: () => 1_000_000 + 42_000 });
   scrapeServer = createServer(metricsHandler(metrics.registry));
   scrapeUrl = `${await listen(scrapeServer)}/metrics`;
 });
 
 afterEach(async () => {
+  stopRelay();
   metrics.close();
   for (const server of [api, other, scrapeServer]) {
     server.closeAllConnections();

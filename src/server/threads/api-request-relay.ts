@@ -41,14 +41,14 @@ function nodeOrigin(message: unknown): string | null {
 }
 
 /**
- * Starts relaying this thread's requests to `onlyOrigin` (every origin when null); returns the
- * function that stops it. On the serving thread, requests to the site's thread never become events.
+ * Starts relaying this thread's requests; returns the function that stops it. Only on the site's
+ * thread, which alone asks the API: on the serving thread every pass-through would be an event.
  */
-export function relayApiRequests(onlyOrigin: string | null = null): () => void {
+export function relayApiRequests(): () => void {
   const announce = announcer<ApiRequestEvent>(API_REQUEST_EVENTS);
   const relay = (originOf: (message: unknown) => string | null, status: (message: unknown) => Status) => (message: unknown) => {
     const origin = typeof message === 'object' && message !== null ? originOf(message) : null;
-    if (origin !== null && (onlyOrigin === null || origin === onlyOrigin)) announce({ origin, status: status(message) });
+    if (origin !== null) announce({ origin, status: status(message) });
   };
   const handlers: [string, (message: unknown) => void][] = [
     ['undici:request:headers', relay(undiciOrigin, (message) => statusOf((message as UndiciRequestMessage).response))],
