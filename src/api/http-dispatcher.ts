@@ -62,12 +62,13 @@ const load = createRequire(import.meta.url);
 export function createHttpDispatcher(options: HttpDispatcherOptions): RequestDispatcher {
   const http = load('node:http') as typeof NodeHttp;
   let https: typeof NodeHttps | undefined;
+  // node:https (and TLS with it) only for an https API.
+  const libFor = (protocol: string) => (protocol === 'https:' ? (https ??= load('node:https') as typeof NodeHttps) : http);
   const agents = new Map<string, NodeHttp.Agent>();
   const agentFor = (protocol: string): NodeHttp.Agent => {
     let agent = agents.get(protocol);
     if (!agent) {
-      const settings = { keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: 'lifo' as const };
-      agent = protocol === 'https:' ? new (https ??= load('node:https') as typeof NodeHttps).Agent(settings) : new http.Agent(settings);
+      agent = new (libFor(protocol).Agent)({ keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: 'lifo' });
       agents.set(protocol, agent);
     }
     return agent;
@@ -76,7 +77,6 @@ export function createHttpDispatcher(options: HttpDispatcherOptions): RequestDis
   function request(call: DispatchRequest): Promise<DispatchResponse> {
     // The origin only: the path goes as given (a URL would resolve an encoded %2E%2E segment).
     const origin = new URL(call.origin);
-    const secure = origin.protocol === 'https:';
     const headersMs = call.headersTimeout ?? options.headersTimeoutMs;
     const bodyMs = call.bodyTimeout ?? options.bodyTimeoutMs;
     return new Promise((resolve, reject) => {
@@ -87,8 +87,7 @@ export function createHttpDispatcher(options: HttpDispatcherOptions): RequestDis
         clearTimeout(connectTimer);
         clearTimeout(headersTimer);
       };
-      const lib = secure ? (https ??= load('node:https') as typeof NodeHttps) : http;
-      const outgoing = lib.request({
+      const outgoing = libFor(origin.protocol).request({
         protocol: origin.protocol,
         hostname: origin.hostname.replace(/^\[(.*)\]$/, '$1'),
         port: origin.port,
