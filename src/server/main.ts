@@ -4,6 +4,7 @@ import { createLogger, reasonOf } from '../logging/logger.ts';
 import { loadLauncherConfigOnThread } from './threads/config-thread.ts';
 import { startPorchlight } from './start.ts';
 import { SiteNotBuiltError } from './site-handler.ts';
+import { THREAD_CODE } from './thread-entry.ts';
 
 // LOG_LEVEL is read when the first logger is made; a bad value stops start-up just below.
 const log = createLogger('launcher');
@@ -34,6 +35,8 @@ try {
       pageCacheSeconds: config.launcher.PAGE_CACHE_SECONDS,
       push: running.push.on ? 'on' : 'off',
       metricsUrl: running.metricsUrl,
+      // Which code the threads run: the bundles (dist/threads/) or the TypeScript sources.
+      threads: THREAD_CODE,
     },
     `Porchlight listening on ${running.siteUrl}`,
   );

@@ -1,13 +1,13 @@
 /**
  * What `npm start` runs: the launcher bundled by `astro build` (dist/threads/main.mjs), whose
- * threads are bundles too. Every thread it starts must be found from the bundle's own folder:
+ * threads are bundles too (and only its: see src/server/thread-entry.ts). Every thread it starts must be found from the bundle's own folder:
  * the site, the embedded API, and the e-mail subscriptions with the demo's mailbox.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startPorchlightProcess } from './support/porchlight-process.ts';
+import { logFields, startPorchlightProcess } from './support/porchlight-process.ts';
 
 test('the bundled launcher starts every thread and serves the demo with its subscribe form', async ({ page }) => {
   const mailDir = await mkdtemp(path.join(tmpdir(), 'porchlight-bundled-mail-'));
@@ -22,6 +22,8 @@ test('the bundled launcher starts every thread and serves the demo with its subs
     await expect(page.getByText(/check your inbox/i).first()).toBeVisible();
     await expect.poll(async () => (await readdir(mailDir)).filter((name) => name.endsWith('.eml')).length, { timeout: 15_000 }).toBe(1);
     expect(site.output.some((line) => /Cannot find module/.test(line))).toBe(false);
+    // Its threads run the bundles beside it (the sources' launcher starts the sources).
+    expect(site.output.map(logFields).find((fields) => fields?.event === 'start')?.threads).toBe('bundle');
   } finally {
     await site.stop();
     await rm(mailDir, { recursive: true, force: true });
