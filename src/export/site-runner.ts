@@ -6,6 +6,7 @@
 import { AuthenticationError, createClient, PermissionDeniedError, RateLimitError, ApiConnectionError } from '../api/index.ts';
 import type { LauncherConfig } from '../server/config.ts';
 import { resolveApi, startSiteThread } from '../server/start.ts';
+import { siteConfigOf } from '../site/running-config.ts';
 import { siteClient, type SiteClient } from './site-client.ts';
 
 /** Something the person running the export must fix; its message is the one line printed. */
@@ -56,17 +57,14 @@ export async function startExportSite(config: LauncherConfig): Promise<ExportSit
     await api.embedded?.close();
     throw error;
   }
-  // The site reads its API from the environment, as under `npm start`.
-  process.env.STATUS_API_URL = api.url;
-  process.env.STATUS_API_KEY = api.key;
   // Static pages cannot take a form post: theirs goes to the server at SITE_PUBLIC_URL, when the
   // server takes subscriptions (SMTP configured or SUBSCRIPTIONS=true); without it, no form.
   const { SUBSCRIPTIONS: subscriptions } = config.launcher;
   const wanted = subscriptions === true || (subscriptions !== false && Boolean(process.env.SMTP_HOST?.trim()));
   const formOrigin = wanted ? (config.site.SITE_PUBLIC_URL ?? null) : null;
-  process.env.SUBSCRIPTIONS = formOrigin ? 'true' : 'false';
-  if (formOrigin) process.env.SUBSCRIBE_FORM_ORIGIN = formOrigin;
-  const site = await startSiteThread(threads);
+  // The site is handed its API and its form's target as data, as under `npm start`.
+  const siteConfig = siteConfigOf(config.site, config.languages, { api: { url: api.url, key: api.key }, subscriptions: formOrigin !== null, subscribeFormOrigin: formOrigin });
+  const site = await startSiteThread(siteConfig, threads);
   const client = siteClient(site.origin);
   return {
     client,

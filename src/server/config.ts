@@ -3,7 +3,8 @@
  * where the embedded Monitoring and Status Service keeps its store.
  */
 import { z } from 'zod';
-import { ConfigError, describeIssue, parseSiteEnv, presentVariables, type SiteEnv } from '../site/config.ts';
+import { ConfigError, describeIssue, languageSettings, parseSiteEnv, presentVariables, type SiteEnv } from '../site/config.ts';
+import type { LanguageSettings } from '../site/i18n/settings.ts';
 import { LOG_LEVELS } from '../logging/logger.ts';
 import { PUSH_TOKEN_PATTERN } from './push/push-token.ts';
 
@@ -65,9 +66,12 @@ const launcherEnvSchema = z.object({
 
 export type LauncherEnv = z.output<typeof launcherEnvSchema>;
 
+/** Everything start-up reads from the environment, parsed once and handed on as plain data. */
 export interface LauncherConfig {
   launcher: LauncherEnv;
   site: SiteEnv;
+  /** The site's languages and time zones, defaults filled in (for the site and the subscriptions' mails). */
+  languages: LanguageSettings;
 }
 
 /** Throws ConfigError with one line naming the first bad variable. */
@@ -77,5 +81,5 @@ export function loadLauncherConfig(env: NodeJS.ProcessEnv): LauncherConfig {
   if (!result.success) {
     throw new ConfigError(result.error.issues.map(describeIssue)[0] ?? 'invalid configuration');
   }
-  return { launcher: result.data, site };
+  return { launcher: result.data, site, languages: languageSettings(site) };
 }

@@ -1,8 +1,9 @@
 /**
  * Composes Porchlight: the site, and the embedded API service when no external API is
- * configured. The two meet only over HTTP; the site is told the API's URL and key
- * through its environment, exactly as it would be for the hosted service. Around them: the
- * push route and channel, metrics on their own port, and a graceful close.
+ * configured. The two meet only over HTTP; the site is handed the API's URL and key with the
+ * rest of its configuration, as data (site/running-config.ts), exactly as it would be for the
+ * hosted service. Around them: the push route and channel, metrics on their own port, and a
+ * graceful close. Nothing here writes process.env: each thread gets what it needs as data.
  */
 import type { Server } from 'node:http';
 import http from './node-http.ts';
@@ -30,6 +31,8 @@ import { removeLocalConnection, writeLocalConnection } from './local-connection.
 import { createSubscriptionRelay, type SubscriptionRelay } from './front/subscription-relay.ts';
 import { planSubscriptions, type SubscriptionPlan } from './subscriptions/plan.ts';
 import type { SubscriptionsWorkerData } from './threads/subscriptions-worker.ts';
+import type { SiteWorkerData } from './threads/site-worker.ts';
+import { siteConfigOf, type SiteConfig } from '../site/running-config.ts';
 
 /** How long requests in flight get to finish on shutdown. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -118,8 +121,9 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 }
 
 /** The Astro site on a thread of its own, on an internal loopback port; only the front server talks to it. */
-export async function startSiteThread(threads: ThreadOptions = {}): Promise<{ origin: string; post(message: KeepPushChannelMessage): void; close(): Promise<void> }> {
-  const thread = await startThread<{ origin: string }>(threadEntry('site-worker'), null, 'porchlight-site', { maxHeapMb: SITE_HEAP_MB, ...threads }).catch((error: unknown) => {
+export async function startSiteThread(config: SiteConfig, threads: ThreadOptions = {}): Promise<{ origin: string; post(message: KeepPushChannelMessage): void; close(): Promise<void> }> {
+  const data: SiteWorkerData = { config };
+  const thread = await startThread<{ origin: string }>(threadEntry('site-worker'), data, 'porchlight-site', { maxHeapMb: SITE_HEAP_MB, ...threads }).catch((error: unknown) => {
     throw error instanceof ThreadStartError && error.causeName === 'SiteNotBuiltError' ? new SiteNotBuiltError() : error;
   });
   exitWhenLost(thread, 'the site renderer');
@@ -145,6 +149,7 @@ async function startSubscriptionsThread(plan: SubscriptionPlan, config: Launcher
     demoMailDir: plan.mode === 'demo' ? plan.mailDir : null,
     maxPerSecond: config.launcher.SUBSCRIPTION_MAILS_PER_SECOND,
     monitorDown: config.launcher.SUBSCRIPTION_MONITOR_DOWN,
+    languages: config.languages,
     // The demo's origin is set once the site listens (setLinkOrigin).
     links: plan.mode === 'smtp' ? { origin: plan.publicUrl, configured: true } : { origin: 'http://127.0.0.1', configured: false },
   };
@@ -174,8 +179,6 @@ const urlHost = (host: string) => (host.includes(':') ? `[${host}]` : host === '
 
 export async function startPorchlight(config: LauncherConfig, log: Logger): Promise<RunningPorchlight> {
   const { url: apiUrl, key: apiKey, embedded } = await resolveApi(config);
-  process.env.STATUS_API_URL = apiUrl;
-  process.env.STATUS_API_KEY = apiKey;
   const { HOST, PORT, METRICS_PORT, PAGE_CACHE_SECONDS, PUSH_UPDATES, PUSH_TOKEN } = config.launcher;
 
   const plan = planPush({ enabled: PUSH_UPDATES, embedded: embedded !== null, publicUrl: config.site.SITE_PUBLIC_URL ?? null });
@@ -193,8 +196,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   const subscriptionPlan = planSubscriptions(config, process.env);
   const subscriptions = await startSubscriptionsThread(subscriptionPlan, config);
   // The site shows the form, and tells its snapshots, only when subscriptions run.
-  process.env.SUBSCRIPTIONS = subscriptions ? 'true' : 'false';
-  const site = await startSiteThread();
+  const site = await startSiteThread(siteConfigOf(config.site, config.languages, { api: { url: apiUrl, key: apiKey }, subscriptions: subscriptions !== null, subscribeFormOrigin: null }));
   const tlsGate = createTlsGate({
     publicHostName: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL).hostname : null,
     freshMs: config.site.CACHE_FRESH_SECONDS * 1000,

@@ -1,7 +1,7 @@
 /**
- * The site's configuration, read from the environment once and validated with zod.
- * The launcher calls `parseSiteConfig` before the site is loaded, so a bad value stops
- * start-up with one line naming the variable; pages then read `siteConfig()`.
+ * The site's settings, read from the environment once and validated with zod, on the launcher's
+ * configuration thread (server/threads/config-worker.ts): a bad value stops start-up with one
+ * line naming the variable. The running site is handed the result as data (running-config.ts).
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -69,10 +69,6 @@ const siteEnvSchema = z
     SITE_TIME_ZONE: timeZoneSetting.optional(),
     PAGE_TIME_ZONES: pageTimeZonesSetting.optional(),
     CARD_FONT_FILES: fontFileList.optional(),
-    /** Set by the launcher (or the exporter) once it knows whether subscriptions run. */
-    SUBSCRIPTIONS: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).optional(),
-    /** Set by the exporter: static pages post their form to the server at this origin. */
-    SUBSCRIBE_FORM_ORIGIN: publicUrl.optional(),
   })
   .superRefine((env, ctx) => {
     if (env.CACHE_MAX_STALE_SECONDS < env.CACHE_FRESH_SECONDS) {
@@ -104,33 +100,6 @@ export function languageSettings(env: SiteEnv): LanguageSettings {
   };
 }
 
-export interface SiteConfig {
-  apiUrl: string;
-  apiKey: string;
-  theme: ThemeName;
-  apiTimeoutSeconds: number;
-  freshSeconds: number;
-  /** With push working, how often the data is polled anyway (the safety net; never below freshSeconds). */
-  pushPollSeconds: number;
-  maxStaleSeconds: number;
-  backfillPages: number;
-  /** Folder of the uptime aggregates that survive a restart; ':memory:' keeps them in memory only. */
-  cacheDir: string;
-  /**
-   * Origin of the main host as visitors reach it (e.g. https://status.example.com), for the
-   * absolute links feeds, JSON and snippets need; null: taken from each request.
-   */
-  publicUrl: string | null;
-  /** Languages and time zones of the pages (i18n/settings.ts). */
-  languages: LanguageSettings;
-  /** Fonts the status card falls back to after DejaVu, for the scripts DejaVu lacks. */
-  cardFontFiles: readonly string[];
-  /** Whether pages show the e-mail subscription form. */
-  subscriptions: boolean;
-  /** Null: the form posts to the page's own `subscribe` route; else to the page's route there. */
-  subscribeFormOrigin: string | null;
-}
-
 export { ConfigError } from './config-error.ts';
 
 /** Empty strings count as unset, as shells and .env files often leave them. */
@@ -152,32 +121,4 @@ export function parseSiteEnv(env: NodeJS.ProcessEnv): SiteEnv {
     throw new ConfigError(result.error.issues.map(describeIssue)[0] ?? 'invalid configuration');
   }
   return result.data;
-}
-
-let cached: SiteConfig | undefined;
-
-/** The running site's configuration; the launcher guarantees URL and key are set. */
-export function siteConfig(): SiteConfig {
-  if (cached) return cached;
-  const env = parseSiteEnv(process.env);
-  if (!env.STATUS_API_URL || !env.STATUS_API_KEY) {
-    throw new ConfigError('STATUS_API_URL and STATUS_API_KEY must be set (start the site with `npm start`)');
-  }
-  cached = {
-    apiUrl: env.STATUS_API_URL,
-    apiKey: env.STATUS_API_KEY,
-    theme: env.SITE_THEME,
-    apiTimeoutSeconds: env.API_TIMEOUT_SECONDS,
-    freshSeconds: env.CACHE_FRESH_SECONDS,
-    pushPollSeconds: env.PUSH_POLL_SECONDS,
-    maxStaleSeconds: env.CACHE_MAX_STALE_SECONDS,
-    backfillPages: env.HISTORY_BACKFILL_PAGES,
-    cacheDir: env.CACHE_DIR,
-    publicUrl: env.SITE_PUBLIC_URL ?? null,
-    languages: languageSettings(env),
-    cardFontFiles: env.CARD_FONT_FILES ?? [],
-    subscriptions: env.SUBSCRIPTIONS === 'true' || env.SUBSCRIPTIONS === '1',
-    subscribeFormOrigin: env.SUBSCRIBE_FORM_ORIGIN ?? null,
-  };
-  return cached;
 }

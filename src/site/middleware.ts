@@ -12,7 +12,7 @@ import { contentSecurityPolicy, securityHeaders } from './security/csp.ts';
 import { BASE_PATH_HEADER, EXPORT_HEADER, normalizeBasePath } from './view/internal-request.ts';
 import { HOST_OUTPUT_PATHS } from './view/page-outputs.ts';
 import { findPageByHost } from './view/routing.ts';
-import { siteConfig } from './config.ts';
+import { siteConfig } from './running-config.ts';
 import type { Locale } from './i18n/locales.ts';
 import { translator } from './i18n/translator.ts';
 import { splitLocalePath } from './view/languages.ts';

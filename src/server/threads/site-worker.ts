@@ -4,13 +4,20 @@
  */
 import http from '../node-http.ts';
 import type { AddressInfo } from 'node:net';
+import { workerData } from 'node:worker_threads';
 import { createLogger, reasonOf } from '../../logging/logger.ts';
 import { errorPage } from '../error-page.ts';
 import { createPushKeeper, isKeepPushChannelMessage } from '../push/push-keeper.ts';
 import { loadSiteHandler } from '../site-handler.ts';
+import { provideSiteConfig, type SiteConfig } from '../../site/running-config.ts';
 import { relayApiRequests } from './api-request-relay.ts';
 import { answerMemoryQueries } from './thread-memory.ts';
 import { announceFailure, announceReady, onMessages, reportUnhandledRejections } from './thread-side.ts';
+
+/** What the launcher (or the exporter) hands this thread: the site's whole configuration, as data. */
+export interface SiteWorkerData {
+  config: SiteConfig;
+}
 
 reportUnhandledRejections('site');
 // The site's requests to the API are counted by the metrics on the main thread.
@@ -18,6 +25,9 @@ const stopRelay = relayApiRequests();
 const stopMemoryAnswers = answerMemoryQueries('site');
 
 try {
+  const { config } = workerData as SiteWorkerData;
+  // Before the handler loads: its pages read it (siteConfig()) from their first request on.
+  provideSiteConfig(config);
   const handler = await loadSiteHandler();
   const server = http.createServer((req, res) => {
     try {
@@ -32,8 +42,7 @@ try {
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  // The launcher set the API's address and key in the environment this thread was given.
-  const pushKeeper = createPushKeeper({ apiUrl: process.env.STATUS_API_URL ?? '', apiKey: process.env.STATUS_API_KEY ?? '' });
+  const pushKeeper = createPushKeeper({ apiUrl: config.apiUrl, apiKey: config.apiKey });
   onMessages(
     async () => {
       stopRelay();

@@ -4,6 +4,7 @@
  */
 import { workerData } from 'node:worker_threads';
 import type { SmtpSettings } from '../../contract/smtp.ts';
+import type { LanguageSettings } from '../../site/i18n/settings.ts';
 import type { LinkSettings } from '../../subscribers/page-address.ts';
 import { answerMemoryQueries } from './thread-memory.ts';
 import { announceFailure, announceReady, onMessages, reportUnhandledRejections } from './thread-side.ts';
@@ -14,6 +15,8 @@ export interface SubscriptionsWorkerData {
   smtp: SmtpSettings | null;
   demoMailDir: string | null;
   links: LinkSettings;
+  /** The site's languages and time zones, as the launcher parsed them (server/config.ts). */
+  languages: LanguageSettings;
   retryBaseMs?: number;
   maxPerSecond: number;
   monitorDown: boolean;
@@ -28,10 +31,7 @@ try {
   const mailbox = data.smtp === null && data.demoMailDir ? await (await import('../../subscribers/demo-mailbox.ts')).startDemoMailbox(data.demoMailDir) : null;
   const smtp: SmtpSettings = data.smtp ?? { host: '127.0.0.1', port: mailbox?.port ?? 25, secure: false, from: 'Porchlight demo <status@porchlight.localhost>' };
   const links = { ...data.links };
-  // The same language settings as the site's (a worker starts with a copy of the launcher's environment, already checked there).
-  const { languageSettings, parseSiteEnv } = await import('../../site/config.ts');
-  const languages = languageSettings(parseSiteEnv(process.env));
-  const running = await startSubscriptions({ databasePath: data.databasePath, smtp, links, languages, maxPerSecond: data.maxPerSecond, monitorDown: data.monitorDown, ...(data.retryBaseMs !== undefined && { retryBaseMs: data.retryBaseMs }) });
+  const running = await startSubscriptions({ databasePath: data.databasePath, smtp, links, languages: data.languages, maxPerSecond: data.maxPerSecond, monitorDown: data.monitorDown, ...(data.retryBaseMs !== undefined && { retryBaseMs: data.retryBaseMs }) });
   onMessages(
     async () => {
       stopMemoryAnswers();

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { createClient, createHttpDispatcher, RateLimitError, type ApiClient, type RequestDispatcher } from '../../api/index.ts';
 import { MAX_RESPONSE_BYTES } from '../../api/transport.ts';
 import { createLogger, reasonOf, type Logger } from '../../logging/logger.ts';
-import { siteConfig, type SiteConfig } from '../config.ts';
+import { siteConfig, type SiteConfig } from '../running-config.ts';
 import { timeZonesInUse } from '../i18n/settings.ts';
 import { announceCustomDomains } from './custom-domains.ts';
 import { announceDataFetchedAt } from './data-age.ts';

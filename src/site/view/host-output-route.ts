@@ -5,7 +5,7 @@
  * never among them.
  */
 import type { APIContext } from 'astro';
-import { siteConfig } from '../config.ts';
+import { siteConfig } from '../running-config.ts';
 import { slugBasePath } from './hrefs.ts';
 import { buildOutputSource, type OutputSource } from './output-route.ts';
 import { publicOrigin } from './public-url.ts';

@@ -7,7 +7,7 @@
 import type { APIContext } from 'astro';
 import type { Organization, StatusPage } from '../../contract/index.ts';
 import type { Snapshot } from '../data/snapshot.ts';
-import { siteConfig } from '../config.ts';
+import { siteConfig } from '../running-config.ts';
 import { pageContext, type PageContext, type PageOptions } from './page-context.ts';
 import { publicOrigin, publicUrls, type PublicUrls } from './public-url.ts';
 import { resolvePage, type ResolvedPage } from './resolve-page.ts';

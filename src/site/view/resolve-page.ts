@@ -8,7 +8,7 @@
  */
 import type { StatusPage } from '../../contract/index.ts';
 import type { Snapshot } from '../data/snapshot.ts';
-import { siteConfig } from '../config.ts';
+import { siteConfig } from '../running-config.ts';
 import { pageLanguage, type PageLanguage } from '../i18n/settings.ts';
 import { translator, type Translator } from '../i18n/translator.ts';
 import { slugBasePath } from './hrefs.ts';

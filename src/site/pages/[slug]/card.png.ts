@@ -3,7 +3,7 @@
  * (outputs/svg-png.ts) and answered with the page's caching like every other output.
  */
 import type { APIRoute } from 'astro';
-import { siteConfig } from '../../config.ts';
+import { siteConfig } from '../../running-config.ts';
 import { renderCardSvg } from '../../outputs/card.ts';
 import { PNG_CONTENT_TYPE, svgToPng } from '../../outputs/svg-png.ts';
 import { cardView } from '../../view/card-view.ts';
