@@ -63,7 +63,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'limit_reached',
   404: 'not_found: unknown route or id, or another organization\'s resource',
   409: 'conflict (slug or custom domain in use) or invalid_state (transition from the wrong state)',
-  413: 'payload_too_large: body over MAX_BODY_BYTES (1 MiB); the connection is closed',
+  413: 'payload_too_large: body over MAX_BODY_BYTES; the connection is closed',
   415: 'unsupported_media_type: a body without Content-Type: application/json',
   429: 'rate_limited: over the key\'s rate limit',
   500: 'internal_error',
@@ -159,17 +159,33 @@ const RATE_HEADER_TEXT: Record<(typeof RATE_HEADERS)[number], [string, JsonSchem
   'RateLimit-Policy': ['`<limit>;w=<window seconds>`, e.g. `600;w=60`', { type: 'string' }],
 };
 
-function errorResponse(status: number) {
+function errorResponse(status: number, limits: DocumentLimits) {
   const headers: Record<string, unknown> = {};
   if (status === 429) headers['Retry-After'] = { description: 'Seconds until the window ends (at least 1)', schema: { type: 'integer', minimum: 1 } };
   if (status === 401) headers['WWW-Authenticate'] = { description: 'Bearer challenge', schema: { type: 'string' } };
-  return { description: ERROR_TEXT[status] ?? 'Error', ...(Object.keys(headers).length > 0 ? { headers } : {}), content: json(ref('Error')) };
+  return { description: errorText(status, limits), ...(Object.keys(headers).length > 0 ? { headers } : {}), content: json(ref('Error')) };
 }
 
 /** The API version the document describes (the `v1` of every path). */
 export const API_VERSION = '1.0.0';
 
-export function openApiDocument(version: string = API_VERSION) {
+/** The limits the running API applies, which the document states as they are. */
+export interface DocumentLimits {
+  /** The largest request body (MAX_BODY_BYTES); unset: the document names the setting without a figure. */
+  maxBodyBytes?: number;
+}
+
+const sizeText = (bytes: number): string =>
+  bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+
+function errorText(status: number, limits: DocumentLimits): string {
+  if (status === 413 && limits.maxBodyBytes !== undefined) {
+    return `payload_too_large: body over ${sizeText(limits.maxBodyBytes)} (MAX_BODY_BYTES); the connection is closed`;
+  }
+  return ERROR_TEXT[status] ?? 'Error';
+}
+
+export function openApiDocument(version: string = API_VERSION, limits: DocumentLimits = {}) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const endpoint of ENDPOINTS) {
     const path = `/api/v1${endpoint.path}`;
@@ -217,7 +233,7 @@ export function openApiDocument(version: string = API_VERSION) {
         ...Object.fromEntries(Object.entries(INPUTS).map(([name, schema]) => [name, jsonSchema(schema, 'input')])),
       },
       headers: Object.fromEntries(RATE_HEADERS.map((name) => [name, { description: RATE_HEADER_TEXT[name][0], schema: RATE_HEADER_TEXT[name][1] }])),
-      responses: Object.fromEntries(statuses.map((status) => [`Error${status}`, errorResponse(status)])),
+      responses: Object.fromEntries(statuses.map((status) => [`Error${status}`, errorResponse(status, limits)])),
     },
   };
 }

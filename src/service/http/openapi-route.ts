@@ -1,14 +1,15 @@
-/** The bytes of GET /api/v1/openapi.json: the generated document, built once on first request. */
+/** The bytes of GET /api/v1/openapi.json: the generated document, built once per body limit on first request. */
 import { openApiDocument } from '../../contract/openapi.ts';
+import { DEFAULT_MAX_BODY_BYTES } from './body.ts';
 
-let bytes: Buffer | null = null;
+let built: { maxBodyBytes: number; bytes: Buffer } | null = null;
 
-/** The same text `npm run openapi` writes to docs/openapi.json. */
-export function openApiText(): string {
-  return `${JSON.stringify(openApiDocument(), null, 2)}\n`;
+/** The document stating `maxBodyBytes` as the 413 limit; `npm run openapi` writes it with the default. */
+export function openApiText(maxBodyBytes: number = DEFAULT_MAX_BODY_BYTES): string {
+  return `${JSON.stringify(openApiDocument(undefined, { maxBodyBytes }), null, 2)}\n`;
 }
 
-export function openApiBytes(): Buffer {
-  bytes ??= Buffer.from(openApiText(), 'utf8');
-  return bytes;
+export function openApiBytes(maxBodyBytes: number): Buffer {
+  if (built?.maxBodyBytes !== maxBodyBytes) built = { maxBodyBytes, bytes: Buffer.from(openApiText(maxBodyBytes), 'utf8') };
+  return built.bytes;
 }

@@ -56,7 +56,7 @@ export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMess
       return;
     }
     if (OPENAPI_PATHS.has(path) && (method === 'GET' || method === 'HEAD')) {
-      const bytes = openApiBytes();
+      const bytes = openApiBytes(maxBodyBytes);
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(bytes.byteLength), 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' });
       res.end(method === 'HEAD' ? undefined : bytes);
       return;
