@@ -6,8 +6,9 @@
  * (a Japanese status word, a page named in Chinese), resvg falls back, glyph by glyph, to the
  * font files the owner names (`CARD_FONT_FILES`); without one, such characters are left out.
  *
- * The rendering runs on libuv's thread pool (renderAsync), so neither the site's render thread
- * nor the front thread waits on it, and stops when the request that asked for it is abandoned.
+ * Parsing and drawing run on libuv's thread pool (renderAsync), which stops when the request that
+ * asked for it is abandoned; the PNG encoding (asPng(), resvg offers no asynchronous one) runs on
+ * the caller's thread, the site's render thread, never the front thread, which only sends bytes.
  * Results are kept by the SVG's hash: the front cache re-renders a page's outputs every few
  * seconds under load, and an unchanged SVG is then answered without drawing it again. One drawing
  * at a time (about 60-100 ms of CPU for a card, a third of it PNG encoding): at most one core of
@@ -75,6 +76,7 @@ export async function svgToPng(svg: string, options: PngOptions = {}): Promise<U
   const png = await oneAtATime(async () => {
     options.signal?.throwIfAborted();
     const image = await renderAsync(svg, renderOptions, options.signal ?? null);
+    // Synchronous, on this (the site's) thread: about a third of a card's CPU.
     return new Uint8Array(image.asPng());
   });
   keep(key, png);
