@@ -16,8 +16,8 @@ import { signalPush } from '../site/data/push-signal.ts';
 import { createLogger, reasonOf, type Logger } from '../logging/logger.ts';
 import type { LauncherConfig } from './config.ts';
 import { SiteNotBuiltError } from './site-handler.ts';
-import { startThread, ThreadStartError, type StartedThread, type ThreadOptions } from './threads/worker-thread.ts';
-import { threadEntry } from './thread-entry.ts';
+import { ThreadStartError, type StartedThread } from './threads/worker-thread.ts';
+import { PORCHLIGHT_THREADS, startPorchlightThread, type ThreadOutput } from './threads/porchlight-threads.ts';
 import { lowerThreadPriority } from './threads/thread-priority.ts';
 import { createFrontHandler } from './front/front-server.ts';
 import { createPublicServer } from './front/public-server.ts';
@@ -36,12 +36,6 @@ import { siteConfigOf, type SiteConfig } from '../site/running-config.ts';
 
 /** How long requests in flight get to finish on shutdown. */
 const SHUTDOWN_GRACE_MS = 10_000;
-/**
- * Bounds of each worker thread's V8 heap (MB), a few times what each holds under load (the site
- * ~30 MB rendering the demo, see docs/benchmarks.md): a leak ends in a restart, not in swap.
- */
-const SITE_HEAP_MB = 96;
-const API_HEAP_MB = 128;
 
 export interface RunningPorchlight {
   siteUrl: string;
@@ -66,7 +60,7 @@ interface EmbeddedService {
   close(): Promise<void>;
 }
 
-async function startEmbeddedService(config: LauncherConfig, threads: ThreadOptions): Promise<EmbeddedService> {
+async function startEmbeddedService(config: LauncherConfig, threads: ThreadOutput): Promise<EmbeddedService> {
   const { DATABASE_PATH, API_PORT, SEED_DEMO } = config.launcher;
   if (DATABASE_PATH !== ':memory:') mkdirSync(dirname(DATABASE_PATH), { recursive: true });
   // Loaded only when used: a site pointed at an external API carries none of the service's code.
@@ -79,7 +73,7 @@ async function startEmbeddedService(config: LauncherConfig, threads: ThreadOptio
     ...readLimitsConfig(process.env),
     ...readEngineConfig(process.env),
   };
-  const thread = await startThread<{ url: string; demo: DemoInfo | null }>(threadEntry('service-worker'), options, 'porchlight-api', { maxHeapMb: API_HEAP_MB, ...threads });
+  const thread = await startPorchlightThread<{ url: string; demo: DemoInfo | null }>('api', options, threads);
   exitWhenLost(thread, 'the embedded API');
   return {
     url: thread.ready.url,
@@ -101,7 +95,7 @@ function exitWhenLost(thread: StartedThread<unknown>, what: string): void {
 }
 
 /** Where the site finds its API: the configured one, or the embedded service started here. */
-export async function resolveApi(config: LauncherConfig, threads: ThreadOptions = {}): Promise<{ url: string; key: string; embedded: EmbeddedService | null }> {
+export async function resolveApi(config: LauncherConfig, threads: ThreadOutput = {}): Promise<{ url: string; key: string; embedded: EmbeddedService | null }> {
   const { STATUS_API_URL: url, STATUS_API_KEY: key } = config.site;
   if (url && key) return { url, key, embedded: null };
   const embedded = await startEmbeddedService(config, threads);
@@ -121,9 +115,9 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 }
 
 /** The Astro site on a thread of its own, on an internal loopback port; only the front server talks to it. */
-export async function startSiteThread(config: SiteConfig, threads: ThreadOptions = {}): Promise<{ origin: string; post(message: KeepPushChannelMessage): void; close(): Promise<void> }> {
+export async function startSiteThread(config: SiteConfig, threads: ThreadOutput = {}): Promise<{ origin: string; post(message: KeepPushChannelMessage): void; close(): Promise<void> }> {
   const data: SiteWorkerData = { config };
-  const thread = await startThread<{ origin: string }>(threadEntry('site-worker'), data, 'porchlight-site', { maxHeapMb: SITE_HEAP_MB, ...threads }).catch((error: unknown) => {
+  const thread = await startPorchlightThread<{ origin: string }>('site', data, threads).catch((error: unknown) => {
     throw error instanceof ThreadStartError && error.causeName === 'SiteNotBuiltError' ? new SiteNotBuiltError() : error;
   });
   exitWhenLost(thread, 'the site renderer');
@@ -137,7 +131,6 @@ interface SubscriptionsThread {
   close(): Promise<void>;
 }
 
-const SUBSCRIPTIONS_THREAD = 'porchlight-subscriptions';
 const BACKGROUND_NICENESS = 10;
 
 /** The subscriptions' thread, started before the site's so that it hears the site's first load. */
@@ -153,10 +146,10 @@ async function startSubscriptionsThread(plan: SubscriptionPlan, config: Launcher
     // The demo's origin is set once the site listens (setLinkOrigin).
     links: plan.mode === 'smtp' ? { origin: plan.publicUrl, configured: true } : { origin: 'http://127.0.0.1', configured: false },
   };
-  const thread = await startThread<{ origin: string; mailFolder: string | null }>(threadEntry('subscriptions-worker'), data, SUBSCRIPTIONS_THREAD);
+  const thread = await startPorchlightThread<{ origin: string; mailFolder: string | null }>('subscriptions', data);
   exitWhenLost(thread, 'the e-mail subscriptions');
   // Mails can wait a moment; visitors should not (see threads/thread-priority.ts).
-  lowerThreadPriority(SUBSCRIPTIONS_THREAD, BACKGROUND_NICENESS);
+  lowerThreadPriority(PORCHLIGHT_THREADS.subscriptions.name, BACKGROUND_NICENESS);
   const relay = createSubscriptionRelay(thread.ready.origin);
   return {
     relay,

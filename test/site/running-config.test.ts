@@ -40,7 +40,8 @@ describe("the site's configuration, handed to it as data", () => {
   it('reaches every copy of the module: the built site carries its own', async () => {
     const config = configOf({});
     provideSiteConfig(config);
-    const copy = (await import('../../src/site/running-config.ts?another-copy')) as typeof import('../../src/site/running-config.ts');
+    const another = '../../src/site/running-config.ts?another-copy';
+    const copy = (await import(/* @vite-ignore */ another)) as typeof import('../../src/site/running-config.ts');
     expect(copy.siteConfig).not.toBe(siteConfig);
     expect(copy.siteConfig()).toBe(config);
   });

@@ -6,13 +6,13 @@
  */
 import { ConfigError } from '../../site/config-error.ts';
 import type { LauncherConfig } from '../config.ts';
-import { threadEntry } from '../thread-entry.ts';
-import { startThread, ThreadStartError } from './worker-thread.ts';
+import { startPorchlightThread } from './porchlight-threads.ts';
+import { ThreadStartError } from './worker-thread.ts';
 
 /** Throws ConfigError with the same one line as `loadLauncherConfig` would. */
 export async function loadLauncherConfigOnThread(): Promise<LauncherConfig> {
   try {
-    const thread = await startThread<{ config: LauncherConfig }>(threadEntry('config-worker'), null, 'porchlight-config');
+    const thread = await startPorchlightThread<{ config: LauncherConfig }>('config', null);
     await thread.close();
     return thread.ready.config;
   } catch (error) {

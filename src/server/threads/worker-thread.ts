@@ -16,6 +16,8 @@ export interface StartedThread<Ready> {
   close(graceMs?: number): Promise<void>;
   /** Told when the worker exits without having been asked to. */
   onUnexpectedExit(listener: (code: number) => void): void;
+  /** The bounds the worker runs with (its heap's, in MB), as Node applied them. */
+  resourceLimits: { maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number };
 }
 
 /** What a worker's start-up failure looks like on the main thread: its error's name and message. */
@@ -79,6 +81,7 @@ export function startThread<Ready>(entry: URL, workerData: unknown, name: string
         ready: message as Ready,
         post: (outgoing) => worker.postMessage(outgoing),
         onUnexpectedExit: (listener) => exitListeners.push(listener),
+        resourceLimits: { ...worker.resourceLimits },
         close: async (graceMs = 10_000) => {
           if (closing) return;
           closing = true;
