@@ -1,14 +1,15 @@
 /**
- * The client's HTTP: node:http (node:https for an https API) with keep-alive connections, each
- * phase bounded and the body capped. Not undici, which the client used before: in a thread that
- * does nothing else over HTTP, undici's Agent and request API cost about 9 MiB of V8 heap and
- * compile its WebAssembly HTTP parser (21 MiB more resident in a fresh process than node:http,
- * whose parser is built into Node; measured on Node 24). Errors carry undici's codes (UND_ERR_*),
- * so the client maps both alike and an injected undici dispatcher (tests, proxies) still fits.
+ * The site's side's one HTTP client: node:http (node:https for an https origin) with keep-alive
+ * connections, each phase bounded and the body capped. The API client speaks through it, and so
+ * does the front's pool of connections to the site's thread (server/front/site-pool.ts, with a
+ * bound on connections). Not undici, which the client used before: in a thread that does nothing
+ * else over HTTP, undici's Agent and request API cost about 9 MiB of V8 heap and compile its
+ * WebAssembly HTTP parser (21 MiB more resident in a fresh process than node:http, whose parser
+ * is built into Node; measured on Node 24). Errors carry undici's codes (UND_ERR_*), so the
+ * client maps both alike and an injected undici dispatcher (tests, proxies) still fits.
  */
-import { createRequire } from 'node:module';
 import type * as NodeHttp from 'node:http';
-import type * as NodeHttps from 'node:https';
+import http, { nodeHttps } from './node-http.ts';
 
 export interface DispatchRequest {
   origin: string;
@@ -41,6 +42,24 @@ export interface HttpDispatcherOptions {
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   maxResponseBytes: number;
+  /** Connections per origin at most; requests beyond wait in the Agent's queue. Default: no bound. */
+  maxConnections?: number;
+}
+
+/** A request as node:http takes it: any header values, a binary body. */
+export interface NodeDispatchRequest extends Omit<DispatchRequest, 'headers' | 'body'> {
+  headers: NodeHttp.OutgoingHttpHeaders;
+  body: string | Buffer | null;
+}
+
+export interface NodeDispatchResponse extends DispatchResponse {
+  headers: NodeHttp.IncomingHttpHeaders;
+  body: { text(): Promise<string>; bytes(): Promise<Buffer> };
+}
+
+/** The node:http dispatcher: a RequestDispatcher that also takes binary bodies and gives bytes back. */
+export interface NodeHttpDispatcher extends RequestDispatcher {
+  request(options: NodeDispatchRequest): Promise<NodeDispatchResponse>;
 }
 
 /** A failure of one phase, with undici's code for it. */
@@ -56,25 +75,21 @@ export class HttpDispatchError extends Error {
 /** An idle kept-alive connection closes after this (sooner when the server's Keep-Alive hint says so). */
 const IDLE_CONNECTION_MS = 4_000;
 
-// Through require: importing node:http as an ES module loads undici and http2 (server/node-http.ts).
-const load = createRequire(import.meta.url);
-
-export function createHttpDispatcher(options: HttpDispatcherOptions): RequestDispatcher {
-  const http = load('node:http') as typeof NodeHttp;
-  let https: typeof NodeHttps | undefined;
-  // node:https (and TLS with it) only for an https API.
-  const libFor = (protocol: string) => (protocol === 'https:' ? (https ??= load('node:https') as typeof NodeHttps) : http);
+export function createHttpDispatcher(options: HttpDispatcherOptions): NodeHttpDispatcher {
+  // node:https (and TLS with it) only for an https origin.
+  const libFor = (protocol: string) => (protocol === 'https:' ? nodeHttps() : http);
+  const connections = options.maxConnections === undefined ? {} : { maxSockets: options.maxConnections, maxFreeSockets: options.maxConnections };
   const agents = new Map<string, NodeHttp.Agent>();
   const agentFor = (protocol: string): NodeHttp.Agent => {
     let agent = agents.get(protocol);
     if (!agent) {
-      agent = new (libFor(protocol).Agent)({ keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: 'lifo' });
+      agent = new (libFor(protocol).Agent)({ keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: 'lifo', ...connections });
       agents.set(protocol, agent);
     }
     return agent;
   };
 
-  function request(call: DispatchRequest): Promise<DispatchResponse> {
+  function request(call: NodeDispatchRequest): Promise<NodeDispatchResponse> {
     // The origin only: the path goes as given (a URL would resolve an encoded %2E%2E segment).
     const origin = new URL(call.origin);
     const headersMs = call.headersTimeout ?? options.headersTimeoutMs;
@@ -120,10 +135,10 @@ export function createHttpDispatcher(options: HttpDispatcherOptions): RequestDis
           return;
         }
         answered = true;
-        const text = readBody(incoming, bodyMs, options.maxResponseBytes);
+        const bytes = readBody(incoming, bodyMs, options.maxResponseBytes);
         // Read by the caller; a failure it never asks for must not surface as unhandled.
-        text.catch(() => undefined);
-        resolve({ statusCode: incoming.statusCode ?? 0, headers: incoming.headers, body: { text: () => text } });
+        bytes.catch(() => undefined);
+        resolve({ statusCode: incoming.statusCode ?? 0, headers: incoming.headers, body: { bytes: () => bytes, text: () => bytes.then((body) => body.toString('utf8')) } });
       });
       outgoing.end(call.body ?? undefined);
     });
@@ -138,7 +153,7 @@ export function createHttpDispatcher(options: HttpDispatcherOptions): RequestDis
   };
 }
 
-function readBody(incoming: NodeHttp.IncomingMessage, bodyMs: number, maxBytes: number): Promise<string> {
+function readBody(incoming: NodeHttp.IncomingMessage, bodyMs: number, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -148,7 +163,7 @@ function readBody(incoming: NodeHttp.IncomingMessage, bodyMs: number, maxBytes: 
       if (size > maxBytes) incoming.destroy(new HttpDispatchError('UND_ERR_RES_EXCEEDED_MAX_SIZE', `response body over ${maxBytes} bytes`));
       else chunks.push(chunk);
     });
-    incoming.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    incoming.on('end', () => resolve(Buffer.concat(chunks)));
     incoming.on('error', reject);
     incoming.on('close', () => {
       if (!incoming.complete) reject(new HttpDispatchError('UND_ERR_SOCKET', 'the connection closed before the body ended'));

@@ -6,7 +6,7 @@
  * graceful close. Nothing here writes process.env: each thread gets what it needs as data.
  */
 import type { Server } from 'node:http';
-import http from './node-http.ts';
+import http from '../api/node-http.ts';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';

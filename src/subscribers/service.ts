@@ -5,7 +5,7 @@
  * subscriptions-worker.ts): SQLite and SMTP never run where visitors are answered or data is
  * refreshed. Logs name pages and counts, never an address.
  */
-import http from '../server/node-http.ts';
+import http from '../api/node-http.ts';
 import type { AddressInfo } from 'node:net';
 import type { SmtpSettings } from '../contract/smtp.ts';
 import type { StatusPage } from '../contract/index.ts';

@@ -113,4 +113,23 @@ describe('the client over node:http', () => {
     expect(await failure(client.request({ ...get(origin), signal: controller.signal }))).toMatchObject({ name: 'AbortError' });
     expect(await (await client.request(get(origin))).body.text()).toBe('{}');
   });
+
+  it("holds at most maxConnections to an origin (the front's pool to the site), others wait their turn", async () => {
+    let open = 0;
+    let most = 0;
+    const { origin, connections } = await serve((_request, response) => {
+      open += 1;
+      most = Math.max(most, open);
+      setTimeout(() => {
+        open -= 1;
+        response.end(Buffer.from([0, 1, 2, 255]));
+      }, 20);
+    });
+    const bounded = createHttpDispatcher({ connectTimeoutMs: 2_000, headersTimeoutMs: 2_000, bodyTimeoutMs: 2_000, maxResponseBytes: 1_000, maxConnections: 2 });
+    dispatchers.push(bounded);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => bounded.request({ ...get(origin), headers: { 'x-n': 1 } }).then((answer) => answer.body.bytes())));
+    expect(answers.map((bytes) => [...bytes])).toEqual(Array.from({ length: 6 }, () => [0, 1, 2, 255]));
+    expect(most).toBe(2);
+    expect(connections()).toBe(2);
+  });
 });

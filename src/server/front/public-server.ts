@@ -5,7 +5,7 @@
  * junk traffic cannot flood the log; `onRejected` counts them.
  */
 import type { RequestListener, Server, IncomingMessage } from 'node:http';
-import http from '../node-http.ts';
+import http from '../../api/node-http.ts';
 import type { Duplex } from 'node:stream';
 import { ALLOWED_METHODS } from './request-gate.ts';
 

@@ -1,12 +1,13 @@
 /**
- * Requests from the serving thread to the site's thread, over node:http keep-alive connections,
- * each answer read whole and bounded. node:http rather than undici: the serving thread already
- * carries node:http for its own server, and a second HTTP client in it cost about 10 MiB of
- * resident memory (bench/memory.ts). The bound on connections is the Agent's; requests beyond it
- * wait in the Agent's queue, and `queued()` says how many do.
+ * Requests from the serving thread to the site's thread, over the site's side's one HTTP client
+ * (api/http-dispatcher.ts: node:http keep-alive connections), each answer read whole, bounded in
+ * size and in time. node:http rather than undici: the serving thread already carries node:http
+ * for its own server, and a second HTTP client in it cost about 10 MiB of resident memory
+ * (bench/memory.ts). The bound on connections is the Agent's; requests beyond it wait in the
+ * Agent's queue, and `queued()` says how many do.
  */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import http from '../node-http.ts';
+import { createHttpDispatcher, HttpDispatchError } from '../../api/http-dispatcher.ts';
 
 export interface SiteAnswer {
   statusCode: number;
@@ -49,67 +50,45 @@ export class SiteTimeoutError extends Error {
 }
 
 export function createSitePool(origin: string, options: SitePoolOptions): SitePool {
-  const { hostname, port } = new URL(origin);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections, maxFreeSockets: options.connections });
+  // Each phase may take the whole time; the time of the whole answer is bounded below.
+  const client = createHttpDispatcher({
+    connectTimeoutMs: options.timeoutMs,
+    headersTimeoutMs: options.timeoutMs,
+    bodyTimeoutMs: options.timeoutMs,
+    maxResponseBytes: options.maxBytes,
+    maxConnections: options.connections,
+  });
   let pending = 0;
 
   async function request(outgoing: SiteRequest): Promise<SiteAnswer> {
     pending += 1;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
     try {
-      return await answerOf(outgoing);
+      const signal = outgoing.signal ? AbortSignal.any([outgoing.signal, timeout.signal]) : timeout.signal;
+      const answer = await client.request({ origin, path: outgoing.path, method: outgoing.method, headers: outgoing.headers, body: outgoing.body ?? null, signal });
+      return { statusCode: answer.statusCode || 502, headers: answer.headers, body: await answer.body.bytes() };
+    } catch (error) {
+      throw failureOf(error, outgoing, timeout.signal.aborted);
     } finally {
+      clearTimeout(timer);
       pending -= 1;
     }
   }
 
-  function answerOf(outgoing: SiteRequest): Promise<SiteAnswer> {
-    return new Promise<SiteAnswer>((resolve, reject) => {
-      const clientRequest = http.request({
-        agent,
-        hostname,
-        port,
-        method: outgoing.method,
-        path: outgoing.path,
-        headers: outgoing.headers,
-        ...(outgoing.signal ? { signal: outgoing.signal } : {}),
-      });
-      // Settled before the request is destroyed, so the error is this one, not the socket's.
-      // Destroyed without the error: when the whole answer came in one chunk, the socket is
-      // already back in the agent's pool with no error listener, and would throw it.
-      let failed = false;
-      const fail = (error: Error) => {
-        if (failed) return;
-        failed = true;
-        reject(error);
-        clientRequest.destroy();
-      };
-      const timer = setTimeout(() => fail(new SiteTimeoutError(`the site did not answer ${outgoing.path.slice(0, 100)} within ${options.timeoutMs} ms`)), options.timeoutMs);
-      clientRequest.once('close', () => clearTimeout(timer));
-      // `on`, not `once`: a destroyed request or response may emit more than one error, and an
-      // error without a listener would end the process.
-      clientRequest.on('error', reject);
-      clientRequest.once('response', (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          if (failed) return;
-          size += chunk.length;
-          if (size > options.maxBytes) {
-            fail(new AnswerTooLargeError(`${outgoing.what ?? `the answer for ${outgoing.path.slice(0, 100)}`} is larger than ${options.maxBytes} bytes`));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        response.on('error', reject);
-        response.once('end', () => resolve({ statusCode: response.statusCode ?? 502, headers: response.headers, body: Buffer.concat(chunks) }));
-      });
-      clientRequest.end(outgoing.body);
-    });
+  function failureOf(error: unknown, outgoing: SiteRequest, timedOut: boolean): unknown {
+    if (error instanceof HttpDispatchError && error.code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+      return new AnswerTooLargeError(`${outgoing.what ?? `the answer for ${outgoing.path.slice(0, 100)}`} is larger than ${options.maxBytes} bytes`);
+    }
+    if (timedOut || (error instanceof HttpDispatchError && error.code.endsWith('_TIMEOUT'))) {
+      return new SiteTimeoutError(`the site did not answer ${outgoing.path.slice(0, 100)} within ${options.timeoutMs} ms`);
+    }
+    return error;
   }
 
   return {
     request,
     queued: () => Math.max(0, pending - options.connections),
-    close: async () => agent.destroy(),
+    close: () => client.close(),
   };
 }

@@ -2,7 +2,7 @@
  * The Astro site on its own thread: renders pages and keeps the status data fresh, answering the
  * front server over an internal loopback port. Only the front server talks to it.
  */
-import http from '../node-http.ts';
+import http from '../../api/node-http.ts';
 import type { AddressInfo } from 'node:net';
 import { workerData } from 'node:worker_threads';
 import { createLogger, reasonOf } from '../../logging/logger.ts';
