@@ -4,6 +4,9 @@
  * API requests (relayed from the site's thread by threads/api-request-relay.ts, filtered here to
  * the API's origin; this thread sends the API nothing), the data version the front cache follows; the front's and the push route's plain counters are
  * read at scrape time, so counting costs nothing per request.
+ *
+ * The metrics are a table (METRICS below): each row registers one group, measured from one
+ * source, and returns what stops it. A new metric is a new row, not a longer function.
  */
 import type { RequestListener } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -44,13 +47,32 @@ function isApiRequestEvent(message: unknown): message is ApiRequestEvent {
   return typeof message === 'object' && message !== null && 'origin' in message && 'status' in message;
 }
 
+/** One row of the table: registers its metrics in `registry` and returns what stops it, if anything. */
+type MetricGroup = (registry: Registry, sources: MetricsSources, now: () => number) => (() => void) | void;
 
+/**
+ * A counter whose values are plain counts kept elsewhere, read at scrape time: counting costs the
+ * counted nothing. `read` gives the count per label value, or null while there is nothing to count.
+ */
+function scrapedCounter(name: string, help: string, read: (sources: MetricsSources) => Record<string, number> | null): MetricGroup {
+  return (registry, sources) => {
+    new Counter({
+      name,
+      help,
+      labelNames: ['result'],
+      registers: [registry],
+      collect() {
+        const counts = read(sources);
+        if (!counts) return;
+        this.reset();
+        for (const [result, count] of Object.entries(counts)) this.inc({ result }, count);
+      },
+    });
+  };
+}
 
-export function createMetrics(sources: MetricsSources): Metrics {
-  const now = sources.now ?? Date.now;
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-
+/** Refreshes of the status data, told by the site's thread (site/data/refresh-events.ts). */
+const dataRefreshes: MetricGroup = (registry) => {
   const refreshes = new Counter({ name: 'porchlight_data_refreshes_total', help: 'Refreshes of the status data, by outcome and by what started them (ttl or push).', labelNames: ['outcome', 'trigger'], registers: [registry] });
   const refreshDuration = new Histogram({
     name: 'porchlight_data_refresh_duration_seconds',
@@ -59,17 +81,25 @@ export function createMetrics(sources: MetricsSources): Metrics {
     buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
     registers: [registry],
   });
-  const apiRequests = new Counter({ name: 'porchlight_api_requests_total', help: 'HTTP requests to the Monitoring and Status API, by status code ("error": no answer).', labelNames: ['status'], registers: [registry] });
-  const renders = new Counter({ name: 'porchlight_renders_total', help: 'Renders of pages by the site, by HTTP status ("error": failed).', labelNames: ['status'], registers: [registry] });
-  const renderDuration = new Histogram({
-    name: 'porchlight_render_duration_seconds',
-    help: 'Duration of renders of pages by the site.',
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
+  return listenOn(REFRESH_EVENTS, (message) => {
+    if (!isRefreshEvent(message)) return;
+    refreshes.inc({ outcome: message.outcome, trigger: message.trigger });
+    refreshDuration.observe({ outcome: message.outcome }, message.durationSeconds);
   });
+};
 
+/** Requests to the API, relayed from the site's thread (threads/api-request-relay.ts), to the API's origin only. */
+const apiRequests: MetricGroup = (registry, sources) => {
+  const requests = new Counter({ name: 'porchlight_api_requests_total', help: 'HTTP requests to the Monitoring and Status API, by status code ("error": no answer).', labelNames: ['status'], registers: [registry] });
+  return listenOn(API_REQUEST_EVENTS, (message) => {
+    if (isApiRequestEvent(message) && message.origin === sources.apiOrigin) requests.inc({ status: String(message.status) });
+  });
+};
+
+/** The age of the data the pages show, from the data version the site announces (site/data/data-version.ts). */
+const dataAge: MetricGroup = (registry, _sources, now) => {
   let dataVersion: number | null = null;
-  const stopVersions = listenOn(DATA_VERSION_CHANNEL, (data) => {
+  const stop = listenOn(DATA_VERSION_CHANNEL, (data) => {
     if (typeof data === 'string' && /^\d+$/.test(data)) dataVersion = Number(data);
   });
   new Gauge({
@@ -80,7 +110,11 @@ export function createMetrics(sources: MetricsSources): Metrics {
       this.set(dataVersion === null ? Number.NaN : Math.max(0, (now() - dataVersion) / 1000));
     },
   });
+  return stop;
+};
 
+/** Each thread's memory, asked of every thread at scrape time (threads/thread-memory.ts). */
+const threadMemoryGauge: MetricGroup = (registry) => {
   new Gauge({
     name: 'porchlight_thread_memory_bytes',
     help: 'Memory of each thread (front, site, api): its V8 heap used and allocated, external memory and ArrayBuffers.',
@@ -96,63 +130,12 @@ export function createMetrics(sources: MetricsSources): Metrics {
       }
     },
   });
+};
 
-  new Counter({
-    name: 'porchlight_front_requests_total',
-    help: 'Requests to the public port by how the front cache answered: hit, stale (served while re-rendering), miss (rendered), pass (not cacheable).',
-    labelNames: ['result'],
-    registers: [registry],
-    collect() {
-      const counts = sources.front();
-      if (!counts) return;
-      this.reset();
-      for (const result of ['hit', 'stale', 'miss', 'pass'] as const) this.inc({ result }, counts[result]);
-    },
-  });
-  new Counter({
-    name: 'porchlight_push_events_total',
-    help: 'Posts to the push route: accepted, refused (wrong token or method: 404) and too_large (413).',
-    labelNames: ['result'],
-    registers: [registry],
-    collect() {
-      const counts = sources.push();
-      if (!counts) return;
-      this.reset();
-      this.inc({ result: 'accepted' }, counts.accepted);
-      this.inc({ result: 'refused' }, counts.refused);
-      this.inc({ result: 'too_large' }, counts.tooLarge);
-    },
-  });
-
-  new Counter({
-    name: 'porchlight_tls_gate_requests_total',
-    help: 'Questions of a TLS proxy to the on-demand certificate gate: allowed (200) and refused (404).',
-    labelNames: ['result'],
-    registers: [registry],
-    collect() {
-      const counts = sources.tlsGate?.();
-      if (!counts) return;
-      this.reset();
-      this.inc({ result: 'allowed' }, counts.allowed);
-      this.inc({ result: 'refused' }, counts.refused);
-    },
-  });
-
-  new Counter({
-    name: 'porchlight_rejected_requests_total',
-    help: 'Requests on the public port that Node rejected before they became requests (malformed, oversized headers, too slow), and CONNECT.',
-    registers: [registry],
-    collect() {
-      const rejected = sources.rejected?.();
-      if (rejected === undefined) return;
-      this.reset();
-      this.inc(rejected);
-    },
-  });
-
-  // E-mail subscriptions: the latest counts their thread told (none while they are off).
+/** E-mail subscriptions: the latest counts their thread told (subscribers/stats.ts; none while they are off). */
+const subscriptionMetrics: MetricGroup = (registry, _sources, now) => {
   let subscriptions: SubscriptionStats | null = null;
-  const stopSubscriptionStats = listenOn(SUBSCRIPTION_STATS_CHANNEL, (message) => {
+  const stop = listenOn(SUBSCRIPTION_STATS_CHANNEL, (message) => {
     if (isSubscriptionStats(message)) subscriptions = message;
   });
   new Gauge({
@@ -184,31 +167,74 @@ export function createMetrics(sources: MetricsSources): Metrics {
       this.set(subscriptions.oldestWaiting === null ? 0 : Math.max(0, (now() - subscriptions.oldestWaiting) / 1000));
     },
   });
+  scrapedCounter(
+    'porchlight_subscription_mails_total',
+    'Subscription mails handed to SMTP since start, by result: sent, failed (5xx or given up), retried (4xx or SMTP unreachable), and confirmation mails (confirm_sent, confirm_failed).',
+    () => subscriptions && {
+      sent: subscriptions.sender.sent,
+      failed: subscriptions.sender.failed,
+      retried: subscriptions.sender.retried,
+      confirm_sent: subscriptions.confirmations.sent,
+      confirm_failed: subscriptions.confirmations.failed,
+    },
+  )(registry, _sources, now);
+  return stop;
+};
+
+/** Requests Node's parser rejected on the public port (front/public-server.ts): one plain count. */
+const rejectedRequests: MetricGroup = (registry, sources) => {
   new Counter({
-    name: 'porchlight_subscription_mails_total',
-    help: 'Subscription mails handed to SMTP since start, by result: sent, failed (5xx or given up), retried (4xx or SMTP unreachable), and confirmation mails (confirm_sent, confirm_failed).',
-    labelNames: ['result'],
+    name: 'porchlight_rejected_requests_total',
+    help: 'Requests on the public port that Node rejected before they became requests (malformed, oversized headers, too slow), and CONNECT.',
     registers: [registry],
     collect() {
-      if (!subscriptions) return;
+      const rejected = sources.rejected?.();
+      if (rejected === undefined) return;
       this.reset();
-      this.inc({ result: 'sent' }, subscriptions.sender.sent);
-      this.inc({ result: 'failed' }, subscriptions.sender.failed);
-      this.inc({ result: 'retried' }, subscriptions.sender.retried);
-      this.inc({ result: 'confirm_sent' }, subscriptions.confirmations.sent);
-      this.inc({ result: 'confirm_failed' }, subscriptions.confirmations.failed);
+      this.inc(rejected);
     },
   });
+};
 
-  const stopRefreshEvents = listenOn(REFRESH_EVENTS, (message) => {
-    if (!isRefreshEvent(message)) return;
-    refreshes.inc({ outcome: message.outcome, trigger: message.trigger });
-    refreshDuration.observe({ outcome: message.outcome }, message.durationSeconds);
-  });
-  const stopApiRequestEvents = listenOn(API_REQUEST_EVENTS, (message) => {
-    if (isApiRequestEvent(message) && message.origin === sources.apiOrigin) apiRequests.inc({ status: String(message.status) });
-  });
+/** Every metric beside the default ones, in the order they are exposed. */
+const METRICS: readonly MetricGroup[] = [
+  dataRefreshes,
+  apiRequests,
+  dataAge,
+  threadMemoryGauge,
+  scrapedCounter(
+    'porchlight_front_requests_total',
+    'Requests to the public port by how the front cache answered: hit, stale (served while re-rendering), miss (rendered), pass (not cacheable).',
+    (sources) => {
+      const counts = sources.front();
+      return counts && { hit: counts.hit, stale: counts.stale, miss: counts.miss, pass: counts.pass };
+    },
+  ),
+  scrapedCounter('porchlight_push_events_total', 'Posts to the push route: accepted, refused (wrong token or method: 404) and too_large (413).', (sources) => {
+    const counts = sources.push();
+    return counts && { accepted: counts.accepted, refused: counts.refused, too_large: counts.tooLarge };
+  }),
+  scrapedCounter('porchlight_tls_gate_requests_total', 'Questions of a TLS proxy to the on-demand certificate gate: allowed (200) and refused (404).', (sources) => {
+    const counts = sources.tlsGate?.();
+    return counts ? { allowed: counts.allowed, refused: counts.refused } : null;
+  }),
+  rejectedRequests,
+  subscriptionMetrics,
+];
 
+export function createMetrics(sources: MetricsSources): Metrics {
+  const now = sources.now ?? Date.now;
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  // Renders are told by the front (its onRender), not read: registered here, beside what feeds them.
+  const renders = new Counter({ name: 'porchlight_renders_total', help: 'Renders of pages by the site, by HTTP status ("error": failed).', labelNames: ['status'], registers: [registry] });
+  const renderDuration = new Histogram({
+    name: 'porchlight_render_duration_seconds',
+    help: 'Duration of renders of pages by the site.',
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  const stops = METRICS.flatMap((group) => group(registry, sources, now) ?? []);
   return {
     registry,
     onRender(seconds, status) {
@@ -216,10 +242,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
       renderDuration.observe(seconds);
     },
     close() {
-      stopRefreshEvents();
-      stopApiRequestEvents();
-      stopVersions();
-      stopSubscriptionStats();
+      for (const stop of stops) stop();
     },
   };
 }
