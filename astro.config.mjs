@@ -3,13 +3,15 @@ import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import { minifiedInlineScripts } from './src/site/scripts/minify-inline.ts';
 import { threadBundles } from './src/server/threads/thread-bundles.ts';
+import { devSiteConfig } from './src/site/dev-config.ts';
 
 export default defineConfig({
   output: 'server',
   srcDir: './src/site',
   adapter: node({ mode: 'standalone' }),
-  // The worker threads' code as plain JavaScript in dist/threads/ (no type stripping per thread).
-  integrations: [threadBundles()],
+  // The worker threads' code as plain JavaScript in dist/threads/ (no type stripping per thread);
+  // under `astro dev`, the site's configuration parsed from the environment (no launcher there).
+  integrations: [threadBundles(), devSiteConfig()],
   // The launcher (src/server/main.ts) mounts Astro's handler; Astro itself never listens.
   server: { host: '127.0.0.1', port: 4321 },
   security: {
