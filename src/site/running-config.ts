@@ -77,7 +77,7 @@ export function provideSiteConfig(config: SiteConfig): void {
 export class SiteConfigMissingError extends Error {
   override name = 'SiteConfigMissingError';
   constructor() {
-    super('the site was started without its configuration (start it with `npm start`)');
+    super('the site was started without its configuration: start it with `npm start` (`astro dev` needs STATUS_API_URL and STATUS_API_KEY)');
   }
 }
 
