@@ -3,7 +3,7 @@
  * integration parses the environment once as the dev server starts and provides it, as the site's
  * thread does under `npm start` (running-config.ts). The dev server needs an external API
  * (STATUS_API_URL and STATUS_API_KEY); subscriptions are off. Without them it provides nothing and
- * only says so: vitest starts the same Vite server (vitest.config.ts) for tests that need no site.
+ * says so. Vitest starts the same Vite server (vitest.config.ts, mode `test`): nothing there.
  */
 import type { AstroIntegration } from 'astro';
 import { ConfigError, languageSettings, parseSiteEnv } from './config.ts';
@@ -13,7 +13,8 @@ export function devSiteConfig(): AstroIntegration {
   return {
     name: 'porchlight-dev-site-config',
     hooks: {
-      'astro:server:setup': ({ logger }) => {
+      'astro:server:setup': ({ server, logger }) => {
+        if (server.config.mode === 'test') return;
         try {
           const env = parseSiteEnv(process.env);
           if (!env.STATUS_API_URL || !env.STATUS_API_KEY) throw new ConfigError('STATUS_API_URL and STATUS_API_KEY must be set for `astro dev`');
