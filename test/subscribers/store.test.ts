@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../src/subscribers/migrations.ts';
+import { MIGRATIONS, SUBSCRIBER_MIGRATIONS } from '../../src/subscribers/migrations.ts';
+import { latestVersion } from '../../src/store/migrations.ts';
 import { CONFIRM_INTERVAL_MS, CONFIRM_TTL_MS, SubscriberStore } from '../../src/subscribers/store.ts';
 import { hashToken, manageToken, readManageToken } from '../../src/subscribers/tokens.ts';
 
@@ -160,7 +161,7 @@ describe('SubscriberStore languages (migration 2)', () => {
     mkdirSync(dirname(path), { recursive: true });
     // The store as the previous release left it: schema version 1, a subscriber, an event queued for them.
     const old = new DatabaseSync(path);
-    old.exec(MIGRATIONS.find((migration) => migration.version === 1)!.sql);
+    old.exec(MIGRATIONS.find((migration) => migration.version === 1)!.scripts.sqlite!);
     old.exec('PRAGMA user_version = 1');
     old.prepare(`INSERT INTO subscribers (id, page_id, email, email_key, components, state, created_at, confirmed_at) VALUES ('s1', 'page_1', 'alice@example.com', 'alice@example.com', '[]', 'confirmed', ?, ?)`).run(T0, T0);
     old.prepare(`INSERT INTO events (id, page_id, key, mail, created_at) VALUES (1, 'page_1', 'incident:i1:created', '{"subject":"Old mail"}', ?)`).run(T0);
@@ -169,7 +170,9 @@ describe('SubscriberStore languages (migration 2)', () => {
 
     const store = new SubscriberStore(path);
     const version = new DatabaseSync(path, { readOnly: true });
-    expect(version.prepare('PRAGMA user_version').get()).toEqual({ user_version: 2 });
+    // Migrated to the newest version (3 moved times to ISO text), recorded where an older Porchlight looks too.
+    expect(version.prepare('PRAGMA user_version').get()).toEqual({ user_version: latestVersion(SUBSCRIBER_MIGRATIONS) });
+    expect(version.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((row) => row.version)).toEqual([1, 2, 3]);
     version.close();
     expect(store.get('s1')).toMatchObject({ email: 'alice@example.com', state: 'confirmed', locale: null });
     expect(store.subscriberLocales('page_1')).toEqual([null]);
