@@ -5,12 +5,7 @@
  * page that shows it, in each language that page's subscribers read, and recorded with its mails
  * before anything is sent.
  */
-import type { Snapshot } from '../site/data/snapshot.ts';
-import { publicPages } from '../site/view/routing.ts';
-import { pageMonitorIds } from '../site/lib/page-monitors.ts';
-import { pageLanguage, type LanguageSettings } from '../site/i18n/settings.ts';
-import { translator } from '../site/i18n/translator.ts';
-import { localeBasePath } from '../site/view/languages.ts';
+import { type Snapshot, publicPages, pageMonitorIds, pageLanguage, type LanguageSettings, translator, localeBasePath } from '../site/public.ts';
 import { eventMail } from './mail-view.ts';
 import { pageAddress, subscribeUrls, type LinkSettings } from './page-address.ts';
 import { decodeBaseline, encodeBaseline } from './feed-baseline.ts';

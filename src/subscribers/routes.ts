@@ -12,9 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StatusPage } from '../contract/index.ts';
-import type { Snapshot } from '../site/data/snapshot.ts';
-import { joinPageMonitors } from '../site/lib/page-monitors.ts';
-import { findPageByHost, findPageBySlug } from '../site/view/routing.ts';
+import { type Snapshot, joinPageMonitors, findPageByHost, findPageBySlug, type Locale, pageLanguage, type LanguageSettings, translator, localeBasePath, subscriptionText } from '../site/public.ts';
 import { answerPage, ANSWER_HEADERS, type AnswerPage, type PageBody } from './answer-page.ts';
 import { parseEmailAddress } from './email-address.ts';
 import { readBodyUpTo } from './form-body.ts';
@@ -22,11 +20,6 @@ import { RateLimiter } from './rate-limit.ts';
 import type { SubscriberStore } from './store.ts';
 import { readManageToken, isTokenShaped } from './tokens.ts';
 import { chooseLocale } from './subscriber-language.ts';
-import type { Locale } from '../site/i18n/locales.ts';
-import { pageLanguage, type LanguageSettings } from '../site/i18n/settings.ts';
-import { translator } from '../site/i18n/translator.ts';
-import { localeBasePath } from '../site/view/languages.ts';
-import { subscriptionText } from '../site/view/subscription-text.ts';
 
 /** The largest form body read: an address, a few dozen component ids and a token. */
 const MAX_BODY_BYTES = 16 * 1024;

@@ -9,9 +9,7 @@ import http from '../server/node-http.ts';
 import type { AddressInfo } from 'node:net';
 import type { SmtpSettings } from '../contract/smtp.ts';
 import type { StatusPage } from '../contract/index.ts';
-import { onSnapshot } from '../site/data/snapshot-channel.ts';
-import type { Snapshot } from '../site/data/snapshot.ts';
-import { announcer } from '../site/data/thread-channel.ts';
+import { onSnapshot, type Snapshot, announcer, type Locale, DEFAULT_LANGUAGE_SETTINGS, pageLanguage, type LanguageSettings, translator } from '../site/public.ts';
 import { createLogger, reasonOf } from '../logging/logger.ts';
 import { EventFeed } from './event-feed.ts';
 import { confirmationMail } from './mail-view.ts';
@@ -22,9 +20,6 @@ import { createRoutes } from './routes.ts';
 import { SubscriberStore } from './store.ts';
 import { SUBSCRIPTION_STATS_CHANNEL, type SubscriptionStats } from './stats.ts';
 import { manageToken } from './tokens.ts';
-import type { Locale } from '../site/i18n/locales.ts';
-import { DEFAULT_LANGUAGE_SETTINGS, pageLanguage, type LanguageSettings } from '../site/i18n/settings.ts';
-import { translator } from '../site/i18n/translator.ts';
 
 
 export interface SubscriptionOptions {
