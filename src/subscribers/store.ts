@@ -187,8 +187,9 @@ export class SubscriberStore {
    * event was already recorded).
    */
   recordEvent(pageId: string, key: string, mail: string, monitorIds: ReadonlySet<string>, now: number): number {
+    const at = t(now);
     return this.transaction((tx) => {
-      const inserted = tx.get('INSERT INTO events (page_id, key, mail, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (page_id, key) DO NOTHING RETURNING id', pageId, key, mail, t(now));
+      const inserted = tx.get('INSERT INTO events (page_id, key, mail, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (page_id, key) DO NOTHING RETURNING id', pageId, key, mail, at);
       if (!inserted) return 0;
       const eventId = readRow('events', inserted).int('id');
       let queued = 0;
@@ -198,7 +199,7 @@ export class SubscriberStore {
         if (chosen.length > 0 && !chosen.some((id) => monitorIds.has(id))) continue;
         queued += tx.run(
           "INSERT INTO outbox (subscriber_id, event_id, state, attempts, next_attempt, created_at, updated_at) VALUES (?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (subscriber_id, event_id) DO NOTHING",
-          read.text('id'), eventId, t(now), t(now), t(now),
+          read.text('id'), eventId, at, at, at,
         ).changes;
       }
       return queued;
@@ -207,12 +208,13 @@ export class SubscriberStore {
 
   /** Claims up to `limit` due mails: they are `sending` until marked, so none goes out twice. */
   claimDue(now: number, limit: number): DueMail[] {
+    const at = t(now);
     return this.transaction((tx) => {
       const rows = tx.all(
         `SELECT o.subscriber_id, o.event_id, o.attempts, s.email, s.locale, s.state AS subscriber_state, e.mail
          FROM outbox o JOIN subscribers s ON s.id = o.subscriber_id JOIN events e ON e.id = o.event_id
          WHERE o.state = 'pending' AND o.next_attempt <= ? ORDER BY o.next_attempt, o.event_id LIMIT ?`,
-        t(now), limit,
+        at, limit,
       );
       const due: DueMail[] = [];
       for (const row of rows) {
@@ -222,7 +224,7 @@ export class SubscriberStore {
         const live = read.oneOf('subscriber_state', SUBSCRIBER_STATES) === 'confirmed';
         const claimed = tx.run(
           "UPDATE outbox SET state = ?, attempts = attempts + 1, updated_at = ? WHERE subscriber_id = ? AND event_id = ? AND state = 'pending'",
-          live ? 'sending' : 'failed', t(now), mail.subscriberId, mail.eventId,
+          live ? 'sending' : 'failed', at, mail.subscriberId, mail.eventId,
         ).changes;
         if (live && claimed > 0) due.push({ ...mail, email: read.text('email'), locale: read.textOrNull('locale'), mail: read.text('mail'), attempts: read.int('attempts') + 1 });
       }
