@@ -12,10 +12,11 @@
  *   and reads `changes`, so it stays right with several writers under READ COMMITTED;
  * - schema changes only in migrations (migrations.ts), with one script per dialect.
  *
- * node:sqlite is synchronous and so is this interface today. PostgreSQL's drivers are not: the
- * PostgreSQL step makes `Sql`'s and `Database`'s methods return Promises and the stores' methods
- * async, a mechanical `await` at each call, because every statement already goes through `Sql`
- * and every multi-statement change through `transaction`.
+ * The interface is asynchronous, as PostgreSQL's drivers are, although node:sqlite is not: the
+ * SQLite dialect runs each call, and each transaction whole, one after the other behind one
+ * queue, so that two callers never interleave statements on its one connection. Inside
+ * `transaction(tx => …)` use `tx` only (a call on the database itself would wait for the
+ * transaction that is waiting for it), one statement at a time (no Promise.all on `tx`).
  */
 import type { Row, SqlParam } from './rows.ts';
 
@@ -27,30 +28,34 @@ export interface RunResult {
 }
 
 export interface Sql {
-  all(sql: string, ...params: SqlParam[]): Row[];
-  get(sql: string, ...params: SqlParam[]): Row | undefined;
-  run(sql: string, ...params: SqlParam[]): RunResult;
+  all(sql: string, ...params: SqlParam[]): Promise<Row[]>;
+  get(sql: string, ...params: SqlParam[]): Promise<Row | undefined>;
+  run(sql: string, ...params: SqlParam[]): Promise<RunResult>;
+}
+
+/** The statements of one open transaction. */
+export interface Transaction extends Sql {
+  /** A nested transaction (a savepoint): an inner failure undoes only the inner part. */
+  savepoint<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /** Runs a migration's script (several statements, no parameters). Only for migrations.ts. */
+  execScript(sql: string): Promise<void>;
+  /** Keeps a legacy version record in step (SQLite's user_version), so that an older Porchlight sees the newer schema and refuses it. */
+  noteLegacyVersion(version: number): Promise<void>;
 }
 
 export interface Database extends Sql {
   readonly dialect: DialectName;
-  /**
-   * Runs `work` atomically: committed when it returns, rolled back when it throws (the error is
-   * rethrown). A nested call is a savepoint: an inner failure undoes only the inner part.
-   */
-  transaction<T>(work: (tx: Sql) => T): T;
-  /** Runs a migration's script (several statements, no parameters). Only for migrations.ts. */
-  execScript(sql: string): void;
+  /** Runs `work` atomically: committed when it settles, rolled back when it rejects (the error is passed on). */
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /**
    * Runs one migration's `work` in its own transaction. `rebuildsTables`: the script copies tables
    * into new ones (SQLite cannot alter a column), so references are checked once at its end.
    */
-  migrationTransaction(work: () => void, options: { rebuildsTables: boolean }): void;
+  migrationTransaction(work: (tx: Transaction) => Promise<void>, options: { rebuildsTables: boolean }): Promise<void>;
   /** Whether a table of this name exists (the migrations table, before the first migration). */
-  tableExists(name: string): boolean;
+  tableExists(name: string): Promise<boolean>;
   /** A version recorded before the migrations table existed (SQLite's user_version), else 0. */
-  legacyVersion(): number;
-  /** Keeps that legacy record in step, so that an older Porchlight sees the newer schema and refuses it. */
-  noteLegacyVersion(version: number): void;
-  close(): void;
+  legacyVersion(): Promise<number>;
+  /** Waits for the calls under way, then closes. */
+  close(): Promise<void>;
 }

@@ -11,7 +11,7 @@
  * processes starting at once apply it once (SQLite's `BEGIN IMMEDIATE` serializes them; the
  * PostgreSQL dialect will take an advisory lock around the whole run).
  */
-import type { Database, DialectName } from './database.ts';
+import type { Database, DialectName, Sql } from './database.ts';
 import { StoreVersionError } from './errors.ts';
 import { readRow } from './rows.ts';
 import { storedTime } from './time.ts';
@@ -48,34 +48,34 @@ function checkList(list: MigrationList): void {
   });
 }
 
-function recordedVersion(db: Database): number {
-  if (!db.tableExists(TABLE)) return 0;
-  const row = db.get(`SELECT MAX(version) AS version FROM ${TABLE}`);
+async function recordedVersion(sql: Sql): Promise<number> {
+  const row = await sql.get(`SELECT MAX(version) AS version FROM ${TABLE}`);
   return row ? (readRow(TABLE, row).intOrNull('version') ?? 0) : 0;
 }
 
 /** The version a database is at: its recorded migrations, else its legacy version. */
-export function schemaVersion(db: Database): number {
-  return Math.max(recordedVersion(db), db.legacyVersion());
+export async function schemaVersion(db: Database): Promise<number> {
+  const recorded = (await db.tableExists(TABLE)) ? await recordedVersion(db) : 0;
+  return Math.max(recorded, await db.legacyVersion());
 }
 
 /**
- * Brings `db` up to the newest version of `list`. Returns the versions it went from and to.
- * Throws StoreVersionError, having written nothing, when the database is newer than the list.
+ * Brings `db` up to the newest version of `list`. Resolves to the versions it went from and to.
+ * Rejects with StoreVersionError, having written nothing, when the database is newer than the list.
  */
-export function migrate(db: Database, list: MigrationList, now: () => number = Date.now): { from: number; to: number } {
+export async function migrate(db: Database, list: MigrationList, now: () => number = Date.now): Promise<{ from: number; to: number }> {
   checkList(list);
   const latest = latestVersion(list);
-  const from = schemaVersion(db);
+  const from = await schemaVersion(db);
   if (from > latest) throw new StoreVersionError(list.store, from, latest);
 
-  const record = (version: number, description: string) =>
-    db.run(`INSERT INTO ${TABLE} (version, description, applied_at) VALUES (?, ?, ?) ON CONFLICT (version) DO NOTHING`, version, description, storedTime(now()));
-  if (!db.tableExists(TABLE) || recordedVersion(db) < db.legacyVersion()) {
-    db.transaction(() => {
-      db.execScript(CREATE_TABLE[db.dialect]);
-      const legacy = db.legacyVersion();
-      for (const migration of list.migrations) if (migration.version <= legacy) record(migration.version, `${migration.description} (recorded before ${TABLE})`);
+  const record = (tx: Sql, version: number, description: string) =>
+    tx.run(`INSERT INTO ${TABLE} (version, description, applied_at) VALUES (?, ?, ?) ON CONFLICT (version) DO NOTHING`, version, description, storedTime(now()));
+  const legacy = await db.legacyVersion();
+  if (!(await db.tableExists(TABLE)) || (await recordedVersion(db)) < legacy) {
+    await db.transaction(async (tx) => {
+      await tx.execScript(CREATE_TABLE[db.dialect]);
+      for (const migration of list.migrations) if (migration.version <= legacy) await record(tx, migration.version, `${migration.description} (recorded before ${TABLE})`);
     });
   }
 
@@ -83,12 +83,12 @@ export function migrate(db: Database, list: MigrationList, now: () => number = D
     if (migration.version <= from) continue;
     const script = migration.scripts[db.dialect];
     if (script === undefined) throw new Error(`${list.store} migration ${migration.version} has no ${db.dialect} script`);
-    db.migrationTransaction(
-      () => {
-        if (recordedVersion(db) >= migration.version) return;
-        db.execScript(script);
-        record(migration.version, migration.description);
-        db.noteLegacyVersion(migration.version);
+    await db.migrationTransaction(
+      async (tx) => {
+        if ((await recordedVersion(tx)) >= migration.version) return;
+        await tx.execScript(script);
+        await record(tx, migration.version, migration.description);
+        await tx.noteLegacyVersion(migration.version);
       },
       { rebuildsTables: migration.rebuildsTables === true },
     );

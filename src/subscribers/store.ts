@@ -2,10 +2,11 @@
  * The subscribers store: one database of its own (SUBSCRIBERS_DB, a SQLite file created 0600)
  * holding subscribers, the events found in the data and the durable outbox of (subscriber, event)
  * mails. Built on the storage floor (src/store/): portable SQL through `Sql`, times stored as ISO
- * text and handled here as epoch milliseconds, rows read strictly. node:sqlite is synchronous;
- * the store lives on the subscriptions thread, never on the thread that answers visitors.
+ * text and handled here as epoch milliseconds, rows read strictly, an asynchronous interface (the
+ * floor's, ready for PostgreSQL). The store lives on the subscriptions thread, never on the
+ * thread that answers visitors.
  */
-import type { Database, Sql } from '../store/database.ts';
+import type { Database, Transaction } from '../store/database.ts';
 import { newId } from '../store/ids.ts';
 import { migrate } from '../store/migrations.ts';
 import { isStringArray, readRow, type Row } from '../store/rows.ts';
@@ -73,39 +74,49 @@ const t = storedTime;
 
 export class SubscriberStore {
   private readonly db: Database;
-  private key: string | null = null;
+  private readonly key: string;
+
+  private constructor(db: Database, key: string) {
+    this.db = db;
+    this.key = key;
+  }
 
   /** Opens (creating it 0600 if needed) and migrates the SQLite file at `path` (':memory:' for a throwaway one). */
-  constructor(path: string) {
-    this.db = new SqliteDatabase(path);
+  static async open(path: string): Promise<SubscriberStore> {
+    const db = new SqliteDatabase(path);
     try {
-      migrate(this.db, SUBSCRIBER_MIGRATIONS);
+      await migrate(db, SUBSCRIBER_MIGRATIONS);
+      const read = () => db.get("SELECT value FROM meta WHERE key = 'manage-key'");
+      let row = await read();
+      if (!row) {
+        // Made once: whoever inserts first wins, and everyone reads that one.
+        await db.run("INSERT INTO meta (key, value) VALUES ('manage-key', ?) ON CONFLICT (key) DO NOTHING", newToken());
+        row = await read();
+      }
+      return new SubscriberStore(db, readRow('meta', row ?? {}).text('value'));
     } catch (error) {
-      this.db.close();
+      await db.close();
       throw error;
     }
   }
 
-  transaction<T>(work: (tx: Sql) => T): T {
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.db.transaction(work);
   }
 
-  /** The key of manage-link HMACs, made once per store. */
+  /** The key of manage-link HMACs, made once per store (read when it opens: links are signed without waiting). */
   secret(): string {
-    if (this.key) return this.key;
-    this.db.run("INSERT INTO meta (key, value) VALUES ('manage-key', ?) ON CONFLICT (key) DO NOTHING", newToken());
-    const row = this.db.get("SELECT value FROM meta WHERE key = 'manage-key'");
-    return (this.key = readRow('meta', row ?? {}).text('value'));
+    return this.key;
   }
 
   /** The data the event feed compared against last (see feed-baseline.ts), as it was saved. */
-  readFeedBaseline(): string | null {
-    const row = this.db.get("SELECT value FROM meta WHERE key = 'feed-baseline'");
+  async readFeedBaseline(): Promise<string | null> {
+    const row = await this.db.get("SELECT value FROM meta WHERE key = 'feed-baseline'");
     return row ? readRow('meta', row).text('value') : null;
   }
 
-  writeFeedBaseline(value: string): void {
-    this.db.run("INSERT INTO meta (key, value) VALUES ('feed-baseline', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", value);
+  async writeFeedBaseline(value: string): Promise<void> {
+    await this.db.run("INSERT INTO meta (key, value) VALUES ('feed-baseline', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", value);
   }
 
   /**
@@ -114,11 +125,11 @@ export class SubscriberStore {
    * answer to the visitor is the same either way. A pending request takes the newest `locale`;
    * a confirmed subscriber's language is not changed by someone else's form post.
    */
-  subscribe(pageId: string, email: { address: string; key: string }, chosen: readonly string[], now: number, locale: string | null = null): { id: string; token: string } | null {
-    return this.transaction((tx) => {
+  subscribe(pageId: string, email: { address: string; key: string }, chosen: readonly string[], now: number, locale: string | null = null): Promise<{ id: string; token: string } | null> {
+    return this.transaction(async (tx) => {
       const token = newToken();
       const id = newId(SUBSCRIBER_ID_PREFIX);
-      const inserted = tx.run(
+      const inserted = await tx.run(
         `INSERT INTO subscribers (id, page_id, email, email_key, components, state, confirm_hash, confirm_expires, confirm_sent_at, created_at, locale)
          VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?) ON CONFLICT (page_id, email_key) DO NOTHING`,
         id, pageId, email.address, email.key, JSON.stringify(chosen), hashToken(token), t(now + CONFIRM_TTL_MS), t(now), t(now), locale,
@@ -126,7 +137,7 @@ export class SubscriberStore {
       if (inserted.changes > 0) return { id, token };
       // Renewed only while pending and once the hour since the last mail has passed: the guard is
       // in the WHERE, so two requests at once renew it once.
-      const renewed = tx.get(
+      const renewed = await tx.get(
         `UPDATE subscribers SET components = ?, confirm_hash = ?, confirm_expires = ?, confirm_sent_at = ?, locale = ?
          WHERE page_id = ? AND email_key = ? AND state = 'pending' AND (confirm_sent_at IS NULL OR confirm_sent_at <= ?) RETURNING id`,
         JSON.stringify(chosen), hashToken(token), t(now + CONFIRM_TTL_MS), t(now), locale, pageId, email.key, t(now - CONFIRM_INTERVAL_MS),
@@ -136,19 +147,19 @@ export class SubscriberStore {
   }
 
   /** A confirmation mail that could not be sent does not count against the hourly limit. */
-  confirmationNotSent(id: string): void {
-    this.db.run("UPDATE subscribers SET confirm_sent_at = NULL WHERE id = ? AND state = 'pending'", id);
+  async confirmationNotSent(id: string): Promise<void> {
+    await this.db.run("UPDATE subscribers SET confirm_sent_at = NULL WHERE id = ? AND state = 'pending'", id);
   }
 
   /** Whether a confirmation token is live (for the page with the button). */
-  confirmable(token: string, now: number): Subscriber | null {
-    const row = this.db.get("SELECT * FROM subscribers WHERE confirm_hash = ? AND state = 'pending' AND confirm_expires > ?", hashToken(token), t(now));
+  async confirmable(token: string, now: number): Promise<Subscriber | null> {
+    const row = await this.db.get("SELECT * FROM subscribers WHERE confirm_hash = ? AND state = 'pending' AND confirm_expires > ?", hashToken(token), t(now));
     return row ? subscriber(row) : null;
   }
 
   /** Uses a confirmation token (once): the subscriber confirmed, or null. */
-  confirm(token: string, now: number): Subscriber | null {
-    const row = this.db.get(
+  async confirm(token: string, now: number): Promise<Subscriber | null> {
+    const row = await this.db.get(
       `UPDATE subscribers SET state = 'confirmed', confirm_hash = NULL, confirm_expires = NULL, confirmed_at = ?
        WHERE confirm_hash = ? AND state = 'pending' AND confirm_expires > ? RETURNING *`,
       t(now), hashToken(token), t(now),
@@ -156,28 +167,28 @@ export class SubscriberStore {
     return row ? subscriber(row) : null;
   }
 
-  get(id: string): Subscriber | null {
-    const row = this.db.get('SELECT * FROM subscribers WHERE id = ?', id);
+  async get(id: string): Promise<Subscriber | null> {
+    const row = await this.db.get('SELECT * FROM subscribers WHERE id = ?', id);
     return row ? subscriber(row) : null;
   }
 
-  setComponents(id: string, chosen: readonly string[]): void {
-    this.db.run('UPDATE subscribers SET components = ? WHERE id = ?', JSON.stringify(chosen), id);
+  async setComponents(id: string, chosen: readonly string[]): Promise<void> {
+    await this.db.run('UPDATE subscribers SET components = ? WHERE id = ?', JSON.stringify(chosen), id);
   }
 
   /** Deletes the address and its waiting mails. Returns whether there was one. */
-  remove(id: string): boolean {
-    return this.db.run('DELETE FROM subscribers WHERE id = ?', id).changes > 0;
+  async remove(id: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM subscribers WHERE id = ?', id)).changes > 0;
   }
 
   /** Unconfirmed requests past their link's expiry are deleted. */
-  expirePending(now: number): number {
-    return this.db.run("DELETE FROM subscribers WHERE state = 'pending' AND confirm_expires <= ?", t(now)).changes;
+  async expirePending(now: number): Promise<number> {
+    return (await this.db.run("DELETE FROM subscribers WHERE state = 'pending' AND confirm_expires <= ?", t(now))).changes;
   }
 
   /** The languages a page's confirmed subscribers read (null: the page's default), each once. */
-  subscriberLocales(pageId: string): (string | null)[] {
-    return this.db.all("SELECT DISTINCT locale FROM subscribers WHERE page_id = ? AND state = 'confirmed' ORDER BY locale", pageId).map((row) => readRow('subscribers', row).textOrNull('locale'));
+  async subscriberLocales(pageId: string): Promise<(string | null)[]> {
+    return (await this.db.all("SELECT DISTINCT locale FROM subscribers WHERE page_id = ? AND state = 'confirmed' ORDER BY locale", pageId)).map((row) => readRow('subscribers', row).textOrNull('locale'));
   }
 
   /**
@@ -186,31 +197,31 @@ export class SubscriberStore {
    * happens later, and a (subscriber, event) pair once. Returns the mails queued (0 when the
    * event was already recorded).
    */
-  recordEvent(pageId: string, key: string, mail: string, monitorIds: ReadonlySet<string>, now: number): number {
+  async recordEvent(pageId: string, key: string, mail: string, monitorIds: ReadonlySet<string>, now: number): Promise<number> {
     const at = t(now);
-    return this.transaction((tx) => {
-      const inserted = tx.get('INSERT INTO events (page_id, key, mail, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (page_id, key) DO NOTHING RETURNING id', pageId, key, mail, at);
+    return this.transaction(async (tx) => {
+      const inserted = await tx.get('INSERT INTO events (page_id, key, mail, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (page_id, key) DO NOTHING RETURNING id', pageId, key, mail, at);
       if (!inserted) return 0;
       const eventId = readRow('events', inserted).int('id');
       let queued = 0;
-      for (const row of tx.all("SELECT id, components FROM subscribers WHERE page_id = ? AND state = 'confirmed'", pageId)) {
+      for (const row of await tx.all("SELECT id, components FROM subscribers WHERE page_id = ? AND state = 'confirmed'", pageId)) {
         const read = readRow('subscribers', row);
         const chosen = read.json('components', isStringArray, 'array of monitor ids');
         if (chosen.length > 0 && !chosen.some((id) => monitorIds.has(id))) continue;
-        queued += tx.run(
+        queued += (await tx.run(
           "INSERT INTO outbox (subscriber_id, event_id, state, attempts, next_attempt, created_at, updated_at) VALUES (?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (subscriber_id, event_id) DO NOTHING",
           read.text('id'), eventId, at, at, at,
-        ).changes;
+        )).changes;
       }
       return queued;
     });
   }
 
   /** Claims up to `limit` due mails: they are `sending` until marked, so none goes out twice. */
-  claimDue(now: number, limit: number): DueMail[] {
+  async claimDue(now: number, limit: number): Promise<DueMail[]> {
     const at = t(now);
-    return this.transaction((tx) => {
-      const rows = tx.all(
+    return this.transaction(async (tx) => {
+      const rows = await tx.all(
         `SELECT o.subscriber_id, o.event_id, o.attempts, s.email, s.locale, s.state AS subscriber_state, e.mail
          FROM outbox o JOIN subscribers s ON s.id = o.subscriber_id JOIN events e ON e.id = o.event_id
          WHERE o.state = 'pending' AND o.next_attempt <= ? ORDER BY o.next_attempt, o.event_id LIMIT ?`,
@@ -222,34 +233,34 @@ export class SubscriberStore {
         const mail = { subscriberId: read.text('subscriber_id'), eventId: read.int('event_id') };
         // A subscriber who started bouncing after the mail was queued gets nothing more.
         const live = read.oneOf('subscriber_state', SUBSCRIBER_STATES) === 'confirmed';
-        const claimed = tx.run(
+        const claimed = (await tx.run(
           "UPDATE outbox SET state = ?, attempts = attempts + 1, updated_at = ? WHERE subscriber_id = ? AND event_id = ? AND state = 'pending'",
           live ? 'sending' : 'failed', at, mail.subscriberId, mail.eventId,
-        ).changes;
+        )).changes;
         if (live && claimed > 0) due.push({ ...mail, email: read.text('email'), locale: read.textOrNull('locale'), mail: read.text('mail'), attempts: read.int('attempts') + 1 });
       }
       return due;
     });
   }
 
-  markSent(mail: Pick<DueMail, 'subscriberId' | 'eventId'>, now: number): void {
-    this.transaction((tx) => {
-      tx.run("UPDATE outbox SET state = 'sent', updated_at = ? WHERE subscriber_id = ? AND event_id = ?", t(now), mail.subscriberId, mail.eventId);
-      tx.run('UPDATE subscribers SET bounces = 0 WHERE id = ?', mail.subscriberId);
+  async markSent(mail: Pick<DueMail, 'subscriberId' | 'eventId'>, now: number): Promise<void> {
+    await this.transaction(async (tx) => {
+      await tx.run("UPDATE outbox SET state = 'sent', updated_at = ? WHERE subscriber_id = ? AND event_id = ?", t(now), mail.subscriberId, mail.eventId);
+      await tx.run('UPDATE subscribers SET bounces = 0 WHERE id = ?', mail.subscriberId);
     });
   }
 
   /** A temporary failure (SMTP down, 4xx): the mail waits until `nextAttempt`. */
-  markRetry(mail: Pick<DueMail, 'subscriberId' | 'eventId'>, nextAttempt: number, now: number): void {
-    this.db.run("UPDATE outbox SET state = 'pending', next_attempt = ?, updated_at = ? WHERE subscriber_id = ? AND event_id = ?", t(nextAttempt), t(now), mail.subscriberId, mail.eventId);
+  async markRetry(mail: Pick<DueMail, 'subscriberId' | 'eventId'>, nextAttempt: number, now: number): Promise<void> {
+    await this.db.run("UPDATE outbox SET state = 'pending', next_attempt = ?, updated_at = ? WHERE subscriber_id = ? AND event_id = ?", t(nextAttempt), t(now), mail.subscriberId, mail.eventId);
   }
 
   /** A permanent failure (5xx to RCPT TO): this mail is given up; repeated ones mark the address bouncing. */
-  markFailed(mail: Pick<DueMail, 'subscriberId' | 'eventId'>, now: number, bounce = true): void {
-    this.transaction((tx) => {
-      tx.run("UPDATE outbox SET state = 'failed', updated_at = ? WHERE subscriber_id = ? AND event_id = ?", t(now), mail.subscriberId, mail.eventId);
+  async markFailed(mail: Pick<DueMail, 'subscriberId' | 'eventId'>, now: number, bounce = true): Promise<void> {
+    await this.transaction(async (tx) => {
+      await tx.run("UPDATE outbox SET state = 'failed', updated_at = ? WHERE subscriber_id = ? AND event_id = ?", t(now), mail.subscriberId, mail.eventId);
       // A mail given up after retries (the server, not the address) does not count as a bounce.
-      if (bounce) tx.run("UPDATE subscribers SET bounces = bounces + 1, state = CASE WHEN bounces + 1 >= ? THEN 'bouncing' ELSE state END WHERE id = ?", BOUNCE_LIMIT, mail.subscriberId);
+      if (bounce) await tx.run("UPDATE subscribers SET bounces = bounces + 1, state = CASE WHEN bounces + 1 >= ? THEN 'bouncing' ELSE state END WHERE id = ?", BOUNCE_LIMIT, mail.subscriberId);
     });
   }
 
@@ -257,13 +268,13 @@ export class SubscriberStore {
    * After a crash, mails that were being handed to SMTP may or may not have left: they are
    * marked `unknown` and never sent again (at most once), and counted for the operator.
    */
-  recoverInFlight(now: number): number {
-    return this.db.run("UPDATE outbox SET state = 'unknown', updated_at = ? WHERE state = 'sending'", t(now)).changes;
+  async recoverInFlight(now: number): Promise<number> {
+    return (await this.db.run("UPDATE outbox SET state = 'unknown', updated_at = ? WHERE state = 'sending'", t(now))).changes;
   }
 
   /** The earliest moment a pending mail is due, or null when none waits. */
-  nextDue(): number | null {
-    const row = this.db.get("SELECT MIN(next_attempt) AS next FROM outbox WHERE state = 'pending'");
+  async nextDue(): Promise<number | null> {
+    const row = await this.db.get("SELECT MIN(next_attempt) AS next FROM outbox WHERE state = 'pending'");
     return row ? readRow('outbox', row).timeOrNull('next') : null;
   }
 
@@ -271,56 +282,56 @@ export class SubscriberStore {
    * Pages missing from the data: subscribers of a page absent since more than `graceMs` are
    * deleted. Called only with successfully loaded data, so an API error never deletes anyone.
    */
-  notePages(present: ReadonlySet<string>, now: number, graceMs: number): number {
-    return this.transaction((tx) => {
-      const known = tx.all('SELECT DISTINCT page_id FROM subscribers').map((row) => readRow('subscribers', row).text('page_id'));
-      const absent = tx.all('SELECT page_id, absent_since FROM page_absence').map((row) => {
+  async notePages(present: ReadonlySet<string>, now: number, graceMs: number): Promise<number> {
+    return this.transaction(async (tx) => {
+      const known = (await tx.all('SELECT DISTINCT page_id FROM subscribers')).map((row) => readRow('subscribers', row).text('page_id'));
+      const absent = (await tx.all('SELECT page_id, absent_since FROM page_absence')).map((row) => {
         const read = readRow('page_absence', row);
         return [read.text('page_id'), read.time('absent_since')] as const;
       });
-      for (const [pageId] of absent) if (present.has(pageId)) tx.run('DELETE FROM page_absence WHERE page_id = ?', pageId);
+      for (const [pageId] of absent) if (present.has(pageId)) await tx.run('DELETE FROM page_absence WHERE page_id = ?', pageId);
       const since = new Map(absent);
       let removed = 0;
       for (const pageId of known) {
         if (present.has(pageId)) continue;
         const from = since.get(pageId);
         if (from === undefined) {
-          tx.run('INSERT INTO page_absence (page_id, absent_since) VALUES (?, ?) ON CONFLICT (page_id) DO NOTHING', pageId, t(now));
+          await tx.run('INSERT INTO page_absence (page_id, absent_since) VALUES (?, ?) ON CONFLICT (page_id) DO NOTHING', pageId, t(now));
         } else if (now - from >= graceMs) {
-          removed += tx.run('DELETE FROM subscribers WHERE page_id = ?', pageId).changes;
-          tx.run('DELETE FROM page_absence WHERE page_id = ?', pageId);
+          removed += (await tx.run('DELETE FROM subscribers WHERE page_id = ?', pageId)).changes;
+          await tx.run('DELETE FROM page_absence WHERE page_id = ?', pageId);
         }
       }
       return removed;
     });
   }
 
-  stats(): StoreStats {
+  async stats(): Promise<StoreStats> {
     const subscribers = Object.fromEntries(SUBSCRIBER_STATES.map((state) => [state, 0])) as Record<SubscriberState, number>;
-    for (const row of this.db.all('SELECT state, COUNT(*) AS n FROM subscribers GROUP BY state')) {
+    for (const row of await this.db.all('SELECT state, COUNT(*) AS n FROM subscribers GROUP BY state')) {
       const read = readRow('subscribers', row);
       subscribers[read.oneOf('state', SUBSCRIBER_STATES)] = read.int('n');
     }
     const outbox = Object.fromEntries(OUTBOX_STATES.map((state) => [state, 0])) as Record<OutboxState, number>;
-    for (const row of this.db.all('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state')) {
+    for (const row of await this.db.all('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state')) {
       const read = readRow('outbox', row);
       outbox[read.oneOf('state', OUTBOX_STATES)] = read.int('n');
     }
-    const oldest = this.db.get("SELECT MIN(created_at) AS oldest FROM outbox WHERE state IN ('pending', 'sending')");
+    const oldest = await this.db.get("SELECT MIN(created_at) AS oldest FROM outbox WHERE state IN ('pending', 'sending')");
     return { subscribers, outbox, oldestWaiting: oldest ? readRow('outbox', oldest).timeOrNull('oldest') : null };
   }
 
   /** Every subscriber, oldest first (the operators' script). */
-  list(): Subscriber[] {
-    return this.db.all('SELECT * FROM subscribers ORDER BY created_at, id').map(subscriber);
+  async list(): Promise<Subscriber[]> {
+    return (await this.db.all('SELECT * FROM subscribers ORDER BY created_at, id')).map(subscriber);
   }
 
   /** Subscribers whose id is `idOrEmail`, or whose address is (any page). */
-  find(idOrEmail: string): Subscriber[] {
-    return this.db.all('SELECT * FROM subscribers WHERE id = ? OR email_key = ? ORDER BY created_at, id', idOrEmail, idOrEmail.trim().toLowerCase()).map(subscriber);
+  async find(idOrEmail: string): Promise<Subscriber[]> {
+    return (await this.db.all('SELECT * FROM subscribers WHERE id = ? OR email_key = ? ORDER BY created_at, id', idOrEmail, idOrEmail.trim().toLowerCase())).map(subscriber);
   }
 
-  close(): void {
-    this.db.close();
+  async close(): Promise<void> {
+    await this.db.close();
   }
 }

@@ -64,28 +64,47 @@ describe('the storage floor', () => {
     expect(() => readRow('t', { n: 1.5 }).int('n')).toThrow('t.n: expected an integer, found number 1.5');
   });
 
-  it('runs transactions whole or not at all, and a nested one as a savepoint', () => {
+  it('runs transactions whole or not at all, and a nested one as a savepoint', async () => {
     const db = new SqliteDatabase(':memory:');
-    db.execScript('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
-    expect(() =>
-      db.transaction((tx) => {
-        tx.run('INSERT INTO notes (body) VALUES (?)', 'lost');
+    await db.transaction((tx) => tx.execScript('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)'));
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.run('INSERT INTO notes (body) VALUES (?)', 'lost');
         throw new Error('stop');
       }),
-    ).toThrow('stop');
-    db.transaction((tx) => {
-      tx.run('INSERT INTO notes (body) VALUES (?)', 'outer');
-      expect(() =>
-        db.transaction((inner) => {
-          inner.run('INSERT INTO notes (body) VALUES (?)', 'inner');
+    ).rejects.toThrow('stop');
+    await db.transaction(async (tx) => {
+      await tx.run('INSERT INTO notes (body) VALUES (?)', 'outer');
+      await expect(
+        tx.savepoint(async (inner) => {
+          await inner.run('INSERT INTO notes (body) VALUES (?)', 'inner');
           throw new Error('inner only');
         }),
-      ).toThrow('inner only');
+      ).rejects.toThrow('inner only');
     });
-    expect(db.all('SELECT body FROM notes')).toEqual([{ body: 'outer' }]);
+    expect(await db.all('SELECT body FROM notes')).toEqual([{ body: 'outer' }]);
     // Generated keys come back through RETURNING, the portable way.
-    expect(db.get('INSERT INTO notes (body) VALUES (?) RETURNING id', 'next')).toEqual({ id: 2 });
-    expect(db.run('UPDATE notes SET body = ? WHERE id = ?', 'changed', 2)).toEqual({ changes: 1 });
-    db.close();
+    expect(await db.get('INSERT INTO notes (body) VALUES (?) RETURNING id', 'next')).toEqual({ id: 2 });
+    expect(await db.run('UPDATE notes SET body = ? WHERE id = ?', 'changed', 2)).toEqual({ changes: 1 });
+    await db.close();
+  });
+
+  it('runs calls made while a transaction is open after it, never inside it (one connection, async callers)', async () => {
+    const db = new SqliteDatabase(':memory:');
+    await db.transaction((tx) => tx.execScript('CREATE TABLE notes (body TEXT NOT NULL)'));
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const failing = db.transaction(async (tx) => {
+      await tx.run("INSERT INTO notes (body) VALUES ('rolled back')");
+      await held;
+      throw new Error('undo');
+    });
+    // Called while the transaction waits: queued behind it, so its rollback cannot take this write.
+    const outside = db.run("INSERT INTO notes (body) VALUES ('kept')");
+    release();
+    await expect(failing).rejects.toThrow('undo');
+    await outside;
+    expect(await db.all('SELECT body FROM notes')).toEqual([{ body: 'kept' }]);
+    await db.close();
   });
 });

@@ -27,65 +27,65 @@ afterEach(() => {
 });
 
 describe('the migration runner', () => {
-  it('applies each migration once, records it with its time, and does nothing on the next open', () => {
+  it('applies each migration once, records it with its time, and does nothing on the next open', async () => {
     const path = tempPath();
     const db = new SqliteDatabase(path);
-    expect(migrate(db, LIST, () => AT)).toEqual({ from: 0, to: 2 });
-    expect(db.all('SELECT version, description, applied_at FROM schema_migrations ORDER BY version')).toEqual([
+    expect(await migrate(db, LIST, () => AT)).toEqual({ from: 0, to: 2 });
+    expect(await db.all('SELECT version, description, applied_at FROM schema_migrations ORDER BY version')).toEqual([
       { version: 1, description: 'widgets', applied_at: '2026-11-28T01:02:03.004Z' },
       { version: 2, description: 'widget names', applied_at: '2026-11-28T01:02:03.004Z' },
     ]);
-    db.close();
+    await db.close();
     const again = new SqliteDatabase(path);
-    expect(migrate(again, LIST)).toEqual({ from: 2, to: 2 });
-    expect(again.get('SELECT COUNT(*) AS n FROM schema_migrations')).toEqual({ n: 2 });
-    expect(schemaVersion(again)).toBe(2);
-    again.close();
+    expect(await migrate(again, LIST)).toEqual({ from: 2, to: 2 });
+    expect(await again.get('SELECT COUNT(*) AS n FROM schema_migrations')).toEqual({ n: 2 });
+    expect(await schemaVersion(again)).toBe(2);
+    await again.close();
   });
 
-  it('adopts a file versioned by user_version before the table existed, and applies only what is newer', () => {
+  it('adopts a file versioned by user_version before the table existed, and applies only what is newer', async () => {
     const path = tempPath();
     const old = new DatabaseSync(path);
     old.exec("CREATE TABLE widgets (id TEXT PRIMARY KEY); INSERT INTO widgets VALUES ('w1'); PRAGMA user_version = 1");
     old.close();
     const db = new SqliteDatabase(path);
-    expect(migrate(db, LIST, () => AT)).toEqual({ from: 1, to: 2 });
-    expect(db.all('SELECT id, name FROM widgets')).toEqual([{ id: 'w1', name: '' }]);
-    expect(db.all('SELECT version, description FROM schema_migrations ORDER BY version')).toEqual([
+    expect(await migrate(db, LIST, () => AT)).toEqual({ from: 1, to: 2 });
+    expect(await db.all('SELECT id, name FROM widgets')).toEqual([{ id: 'w1', name: '' }]);
+    expect(await db.all('SELECT version, description FROM schema_migrations ORDER BY version')).toEqual([
       { version: 1, description: 'widgets (recorded before schema_migrations)' },
       { version: 2, description: 'widget names' },
     ]);
-    expect(db.legacyVersion()).toBe(2);
-    db.close();
+    expect(await db.legacyVersion()).toBe(2);
+    await db.close();
   });
 
-  it('refuses a database newer than the code, before writing anything, with one line naming the store', () => {
+  it('refuses a database newer than the code, before writing anything, with one line naming the store', async () => {
     const path = tempPath();
     const old = new DatabaseSync(path);
     old.exec('PRAGMA user_version = 7');
     old.close();
     const db = new SqliteDatabase(path);
     const attempt = () => migrate(db, LIST);
-    expect(attempt).toThrow(StoreVersionError);
-    expect(attempt).toThrow('the widgets database is at schema version 7, newer than this Porchlight knows (2): run the newer Porchlight, or restore a backup made with this one');
-    expect(db.tableExists('schema_migrations')).toBe(false);
-    expect(db.tableExists('widgets')).toBe(false);
-    db.close();
+    await expect(attempt()).rejects.toThrow(StoreVersionError);
+    await expect(attempt()).rejects.toThrow('the widgets database is at schema version 7, newer than this Porchlight knows (2): run the newer Porchlight, or restore a backup made with this one');
+    expect(await db.tableExists('schema_migrations')).toBe(false);
+    expect(await db.tableExists('widgets')).toBe(false);
+    await db.close();
   });
 
-  it('rolls a failing migration back whole and records nothing for it', () => {
+  it('rolls a failing migration back whole and records nothing for it', async () => {
     const db = new SqliteDatabase(':memory:');
     const broken: MigrationList = { store: 'widgets', migrations: [...LIST.migrations, { version: 3, description: 'broken', scripts: { sqlite: 'CREATE TABLE gadgets (id TEXT); SELECT * FROM nowhere' } }] };
-    expect(() => migrate(db, broken)).toThrow(/nowhere/);
-    expect(schemaVersion(db)).toBe(2);
-    expect(db.tableExists('gadgets')).toBe(false);
-    db.close();
+    await expect(migrate(db, broken)).rejects.toThrow(/nowhere/);
+    expect(await schemaVersion(db)).toBe(2);
+    expect(await db.tableExists('gadgets')).toBe(false);
+    await db.close();
   });
 
-  it('refuses a list with a gap, and a dialect without a script', () => {
+  it('refuses a list with a gap, and a dialect without a script', async () => {
     const db = new SqliteDatabase(':memory:');
-    expect(() => migrate(db, { store: 'widgets', migrations: [LIST.migrations[1]!] })).toThrow('widgets migrations: version 2 at position 1');
-    expect(() => migrate(db, { store: 'widgets', migrations: [{ version: 1, description: 'later', scripts: { postgres: 'SELECT 1' } }] })).toThrow('widgets migration 1 has no sqlite script');
-    db.close();
+    await expect(migrate(db, { store: 'widgets', migrations: [LIST.migrations[1]!] })).rejects.toThrow('widgets migrations: version 2 at position 1');
+    await expect(migrate(db, { store: 'widgets', migrations: [{ version: 1, description: 'later', scripts: { postgres: 'SELECT 1' } }] })).rejects.toThrow('widgets migration 1 has no sqlite script');
+    await db.close();
   });
 });
