@@ -100,7 +100,7 @@ export class SubscriberStore {
     }
   }
 
-  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+  private transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.db.transaction(work);
   }
 

@@ -155,6 +155,30 @@ describe('SubscriberStore', () => {
   });
 });
 
+describe('SubscriberStore with callers at once (the asynchronous interface)', () => {
+  it('one subscription and one mailed token for the same address asked ten times at once; a token confirms once', async () => {
+    const store = await SubscriberStore.open(':memory:');
+    const answers = await Promise.all(Array.from({ length: 10 }, () => store.subscribe('page_1', alice, [], T0)));
+    const mailed = answers.filter((answer) => answer !== null);
+    expect(mailed).toHaveLength(1);
+    expect(await store.list()).toHaveLength(1);
+    const confirmations = await Promise.all(Array.from({ length: 5 }, () => store.confirm(mailed[0]!.token, T0 + 1)));
+    expect(confirmations.filter((subscriber) => subscriber !== null)).toHaveLength(1);
+    await store.close();
+  });
+
+  it('claims each due mail once when two senders claim at once', async () => {
+    const store = await SubscriberStore.open(':memory:');
+    for (const address of ['a', 'b', 'c', 'd', 'e']) await confirmed(store, { address: `${address}@example.com`, key: `${address}@example.com` });
+    await store.recordEvent('page_1', 'e1', '{}', new Set(['m']), T0);
+    const [first, second] = await Promise.all([store.claimDue(T0, 3), store.claimDue(T0, 3)]);
+    const claimed = [...first!, ...second!].map((mail) => mail.subscriberId);
+    expect(claimed).toHaveLength(5);
+    expect(new Set(claimed).size).toBe(5);
+    await store.close();
+  });
+});
+
 describe('SubscriberStore languages (migration 2)', () => {
   it('migrates a version-1 file: its rows keep everything and read the page default (NULL), its waiting mails still go out', async () => {
     const path = tempDb();
