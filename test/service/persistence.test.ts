@@ -91,6 +91,16 @@ describe('persistence in a database file', () => {
   });
 });
 
+describe('row decoding', () => {
+  it('is strict, and a bad value names its table and column, as the storage floor does', () => {
+    const store = Store.open(':memory:');
+    const { organizationId } = createOrganization(store, { name: 'Rows', plan: 'free' });
+    store.db.connection.prepare("UPDATE organizations SET subscription_active = 'yes' WHERE id = ?").run(organizationId);
+    expect(() => store.organizations.get(organizationId)).toThrow('organizations.subscription_active: expected integer, found string');
+    store.close();
+  });
+});
+
 describe('transactions', () => {
   it('roll back every write when the work throws', () => {
     const store = Store.open(':memory:');
