@@ -41,15 +41,15 @@ async function countingSmtp(): Promise<{ port: number; count: () => number; clos
   return { port: (server.server.address() as AddressInfo).port, count: () => received, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-function seed(databasePath: string, pageId: string): void {
-  const store = new SubscriberStore(databasePath);
+async function seed(databasePath: string, pageId: string): Promise<void> {
+  const store = await SubscriberStore.open(databasePath);
   const now = Date.now();
   for (let i = 0; i < SUBSCRIBERS; i += 1) {
     const address = `subscriber${i}@example.com`;
-    const request = store.subscribe(pageId, { address, key: address }, [], now)!;
-    store.confirm(request.token, now);
+    const request = (await store.subscribe(pageId, { address, key: address }, [], now))!;
+    await store.confirm(request.token, now);
   }
-  store.close();
+  await store.close();
 }
 
 interface Runs {
@@ -86,7 +86,7 @@ async function main(): Promise<Result> {
     for await (const page of client.statusPages.listAll()) if (page.slug === 'acme') acme = page;
     if (!acme) throw new Error('no demo page');
     const subscribersDb = path.join(dir, 'subscribers.db');
-    seed(subscribersDb, acme.id);
+    await seed(subscribersDb, acme.id);
     // Both sites alike but for subscriptions, with the default freshness (30 s) and push updates,
     // which need each site's public address for the API's webhook. They run side by side and
     // are loaded in turn, a few seconds each, while the fan-out runs: on a shared machine only

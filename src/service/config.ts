@@ -2,14 +2,10 @@ import { DEFAULT_FAILURE_THRESHOLD } from './engine/health-transition.ts';
 import { readSmtpSettings, SmtpSettingsError, type SmtpSettings } from '../contract/smtp.ts';
 import { DEFAULT_MAX_BODY_BYTES } from './http/body.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rate-limit.ts';
+import { ConfigError } from '../contract/config-error.ts';
 
-/** An environment variable with a value the service cannot use; the message names the variable. */
-export class ConfigError extends Error {
-  constructor(variable: string, problem: string) {
-    super(`${variable}: ${problem}`);
-    this.name = 'ConfigError';
-  }
-}
+/** An environment variable with a value the service cannot use: `new ConfigError(variable, problem)`, the one class the site throws too. */
+export { ConfigError };
 
 /** Settings of the monitoring engine and notification delivery, shared by `npm run api` and the launcher. */
 export interface EngineConfig {

@@ -1,7 +1,5 @@
 /**
- * A bad setting, told in one line naming the variable. Apart from the schemas in config.ts so
- * that the serving thread can recognize one without loading zod (see threads/config-worker.ts).
+ * The one ConfigError (src/contract/config-error.ts), where the site's and the server's modules
+ * have always found it.
  */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError } from '../contract/config-error.ts';

@@ -5,10 +5,7 @@
  * subscriber's language (`lang`, `dir`), and its forms carry it on to the next answer.
  */
 import type { StatusPage } from '../contract/index.ts';
-import { DEFAULT_BRAND_COLOR, readableTextColor, safeBrandColor } from '../site/lib/css.ts';
-import { escapeMarkup } from '../site/lib/markup.ts';
-import { translator, type Translator } from '../site/i18n/translator.ts';
-import { subscriptionText, type SubscriptionText } from '../site/view/subscription-text.ts';
+import { DEFAULT_BRAND_COLOR, readableTextColor, safeBrandColor, escapeMarkup, translator, type Translator, subscriptionText, type SubscriptionText } from '../site/public.ts';
 
 export interface Choice {
   id: string;

@@ -20,7 +20,7 @@ function toCsv(subscribers: readonly Subscriber[]): string {
   return `${['id', 'page_id', 'email', 'state', 'components', 'created_at', 'locale'].join(',')}\r\n${rows.map((row) => `${row}\r\n`).join('')}`;
 }
 
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, out: (text: string) => void): number {
+export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv, out: (text: string) => void): Promise<number> {
   const path = env.SUBSCRIBERS_DB?.trim() || './data/subscribers.db';
   const [command, target] = args;
   if (command !== 'list' && command !== 'export' && command !== 'remove') {
@@ -31,31 +31,31 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, out: (te
     out(`no subscribers store at ${path} (set SUBSCRIBERS_DB)\n`);
     return 1;
   }
-  const store = new SubscriberStore(path);
+  const store = await SubscriberStore.open(path);
   try {
     if (command === 'list') {
-      const all = store.list();
+      const all = await store.list();
       for (const s of all) out(`${s.id}  ${s.pageId}  ${s.state.padEnd(9)}  ${new Date(s.createdAt).toISOString()}  ${s.email}\n`);
       out(`${all.length} subscribers\n`);
       return 0;
     }
     if (command === 'export') {
-      out(toCsv(store.list()));
+      out(toCsv(await store.list()));
       return 0;
     }
     if (!target) {
       out(`${USAGE}\n`);
       return 2;
     }
-    const found = store.find(target);
-    for (const s of found) store.remove(s.id);
+    const found = await store.find(target);
+    for (const s of found) await store.remove(s.id);
     out(`removed ${found.length} subscriber${found.length === 1 ? '' : 's'}\n`);
     return found.length > 0 ? 0 : 1;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 if (import.meta.main) {
-  process.exitCode = runCli(process.argv.slice(2), process.env, (text) => process.stdout.write(text));
+  process.exitCode = await runCli(process.argv.slice(2), process.env, (text) => process.stdout.write(text));
 }

@@ -5,12 +5,7 @@
  * page that shows it, in each language that page's subscribers read, and recorded with its mails
  * before anything is sent.
  */
-import type { Snapshot } from '../site/data/snapshot.ts';
-import { publicPages } from '../site/view/routing.ts';
-import { pageMonitorIds } from '../site/lib/page-monitors.ts';
-import { pageLanguage, type LanguageSettings } from '../site/i18n/settings.ts';
-import { translator } from '../site/i18n/translator.ts';
-import { localeBasePath } from '../site/view/languages.ts';
+import { type Snapshot, publicPages, pageMonitorIds, pageLanguage, type LanguageSettings, translator, localeBasePath } from '../site/public.ts';
 import { eventMail } from './mail-view.ts';
 import { pageAddress, subscribeUrls, type LinkSettings } from './page-address.ts';
 import { decodeBaseline, encodeBaseline } from './feed-baseline.ts';
@@ -34,22 +29,35 @@ export class EventFeed {
   private readonly monitorDown: boolean;
   private readonly languages: LanguageSettings;
 
-  constructor(store: SubscriberStore, links: LinkSettings, languages: LanguageSettings, options: { pageGraceMs: number; monitorDown: boolean; now?: number }) {
+  private turn: Promise<unknown> = Promise.resolve();
+
+  private constructor(store: SubscriberStore, links: LinkSettings, languages: LanguageSettings, options: { pageGraceMs: number; monitorDown: boolean }, previous: EventSource | null) {
     this.store = store;
     this.links = links;
     this.languages = languages;
     this.pageGraceMs = options.pageGraceMs;
     this.monitorDown = options.monitorDown;
-    this.previous = decodeBaseline(store.readFeedBaseline(), options.now ?? Date.now());
+    this.previous = previous;
   }
 
-  /** A freshly loaded snapshot (never a restored one: those are not news). */
-  take(snapshot: Snapshot, now: number): FeedResult {
+  /** The feed, comparing first against the baseline the store kept. */
+  static async open(store: SubscriberStore, links: LinkSettings, languages: LanguageSettings, options: { pageGraceMs: number; monitorDown: boolean; now?: number }): Promise<EventFeed> {
+    return new EventFeed(store, links, languages, options, decodeBaseline(await store.readFeedBaseline(), options.now ?? Date.now()));
+  }
+
+  /** A freshly loaded snapshot (never a restored one: those are not news). Snapshots are taken one at a time, in order. */
+  take(snapshot: Snapshot, now: number): Promise<FeedResult> {
+    const result = this.turn.then(() => this.takeNow(snapshot, now));
+    this.turn = result.catch(() => undefined);
+    return result;
+  }
+
+  private async takeNow(snapshot: Snapshot, now: number): Promise<FeedResult> {
     const previous = this.previous;
     this.previous = snapshot;
-    const removed = this.store.notePages(new Set(snapshot.pages.map((page) => page.id)), now, this.pageGraceMs);
+    const removed = await this.store.notePages(new Set(snapshot.pages.map((page) => page.id)), now, this.pageGraceMs);
     if (!previous) {
-      this.store.writeFeedBaseline(encodeBaseline(snapshot, now));
+      await this.store.writeFeedBaseline(encodeBaseline(snapshot, now));
       return { events: 0, queued: 0, removed };
     }
     const events = diffSnapshots(previous, snapshot, { monitorDown: this.monitorDown });
@@ -59,24 +67,25 @@ export class EventFeed {
       for (const page of pages) {
         const monitorIds = pageMonitorIds(page.monitors);
         if (![...event.monitorIds].some((id) => monitorIds.has(id))) continue;
-        const stored = this.render(snapshot, page, event);
+        const stored = await this.render(snapshot, page, event);
         if (!stored) continue;
-        queued += this.store.recordEvent(page.id, event.key, JSON.stringify(stored), event.monitorIds, now);
+        queued += await this.store.recordEvent(page.id, event.key, JSON.stringify(stored), event.monitorIds, now);
       }
     }
     // Saved once the events are recorded: a crash before this finds them again on the next start,
     // and the store keeps each event's key once, so nothing is mailed twice.
-    this.store.writeFeedBaseline(encodeBaseline(snapshot, now));
+    await this.store.writeFeedBaseline(encodeBaseline(snapshot, now));
     return { events: events.length, queued, removed };
   }
 
   /** The event's mail in the page's default language and in each one its subscribers read; null when the page shows none of it. */
-  private render(snapshot: Snapshot, page: StatusPage, event: SiteEvent): StoredEvent | null {
+  private async render(snapshot: Snapshot, page: StatusPage, event: SiteEvent): Promise<StoredEvent | null> {
     const language = pageLanguage(this.languages, page.slug);
     const address = pageAddress(page, this.links);
     const manageBase = subscribeUrls(address).manageBase;
-    // All synchronous: no subscriber can confirm between this read and the event's recording.
-    const locales = new Set([language.locale, ...this.store.subscriberLocales(page.id).map((stored) => chooseLocale(language, stored))]);
+    // A subscriber who confirms, in a language no one else reads, between this read and the
+    // event's recording gets this event in the page's default language (see storedMailFor).
+    const locales = new Set([language.locale, ...(await this.store.subscriberLocales(page.id)).map((stored) => chooseLocale(language, stored))]);
     const mails: StoredEvent['mails'] = {};
     for (const locale of locales) {
       const localized = { origin: address.origin, basePath: localeBasePath(address.basePath, language, locale) };

@@ -5,19 +5,8 @@
  * as the page escapes it. No remote image is needed to read a mail. Every word is the
  * subscriber's language (the translator handed in: its catalog, and times in the page's zone).
  */
-import type { Snapshot } from '../site/data/snapshot.ts';
+import { type Snapshot, readableTextColor, safeBrandColor, safeHttpUrl, DEFAULT_BRAND_COLOR, escapeMarkup, incidentView, maintenanceView, affectedServices, pageContext, publicUrls, timeView, type TimeView, DEFAULT_LOCALE, findLocale, translator, type Translator, subscriptionText, type SubscriptionText } from '../site/public.ts';
 import type { StatusPage } from '../contract/index.ts';
-import { readableTextColor, safeBrandColor, safeHttpUrl, DEFAULT_BRAND_COLOR } from '../site/lib/css.ts';
-import { escapeMarkup } from '../site/lib/markup.ts';
-import { incidentView } from '../site/view/incident-view.ts';
-import { maintenanceView } from '../site/view/maintenance-view.ts';
-import { affectedServices, pageContext } from '../site/view/page-context.ts';
-import { publicUrls } from '../site/view/public-url.ts';
-import { timeView } from '../site/view/time-view.ts';
-import type { TimeView } from '../site/view/types.ts';
-import { DEFAULT_LOCALE, findLocale } from '../site/i18n/locales.ts';
-import { translator, type Translator } from '../site/i18n/translator.ts';
-import { subscriptionText, type SubscriptionText } from '../site/view/subscription-text.ts';
 import type { SiteEvent } from './snapshot-events.ts';
 
 /** One event's mail for one page, as stored in the outbox's event row. */

@@ -113,9 +113,9 @@ export class OutboxSender {
     while (!this.closed) {
       const now = this.now();
       if (now < this.pausedUntil) return this.schedule(this.pausedUntil);
-      const batch = this.store.claimDue(now, this.options.concurrency);
+      const batch = await this.store.claimDue(now, this.options.concurrency);
       if (batch.length === 0) {
-        const next = this.store.nextDue();
+        const next = await this.store.nextDue();
         if (next !== null) this.schedule(next);
         return;
       }
@@ -134,7 +134,7 @@ export class OutboxSender {
   private async sendOne(due: DueMail): Promise<void> {
     const stored = storedMailFor(due.mail, due.locale);
     if (!stored) {
-      this.store.markFailed(due, this.now());
+      await this.store.markFailed(due, this.now());
       this.counts.failed += 1;
       return;
     }
@@ -143,12 +143,12 @@ export class OutboxSender {
     const now = this.now();
     if (result.outcome === 'sent') {
       this.pauses = 0;
-      this.store.markSent(due, now);
+      await this.store.markSent(due, now);
       this.counts.sent += 1;
       return;
     }
     if (result.outcome === 'permanent' || due.attempts >= this.options.maxAttempts) {
-      this.store.markFailed(due, now, result.outcome === 'permanent');
+      await this.store.markFailed(due, now, result.outcome === 'permanent');
       this.counts.failed += 1;
       return;
     }
@@ -160,10 +160,10 @@ export class OutboxSender {
         // Capped at a minute: the mails go out soon after the server is back.
         this.pausedUntil = now + Math.min(60_000, this.backoff(this.pauses, this.options.retryBaseMs));
       }
-      this.store.markRetry(due, this.pausedUntil, now);
+      await this.store.markRetry(due, this.pausedUntil, now);
       return;
     }
-    this.store.markRetry(due, now + this.backoff(due.attempts, this.options.retryBaseMs), now);
+    await this.store.markRetry(due, now + this.backoff(due.attempts, this.options.retryBaseMs), now);
   }
 
   /** Stops claiming; mails already handed to SMTP finish. */

@@ -4,8 +4,7 @@
  * links and the answer pages' forms use the same addresses.
  */
 import type { StatusPage } from '../contract/index.ts';
-import { slugBasePath } from '../site/view/hrefs.ts';
-import { publicOrigin } from '../site/view/public-url.ts';
+import { slugBasePath, publicOrigin } from '../site/public.ts';
 import type { PageAddress } from './mail-view.ts';
 
 export interface LinkSettings {

@@ -12,9 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StatusPage } from '../contract/index.ts';
-import type { Snapshot } from '../site/data/snapshot.ts';
-import { joinPageMonitors } from '../site/lib/page-monitors.ts';
-import { findPageByHost, findPageBySlug } from '../site/view/routing.ts';
+import { type Snapshot, joinPageMonitors, findPageByHost, findPageBySlug, type Locale, pageLanguage, type LanguageSettings, translator, localeBasePath, subscriptionText } from '../site/public.ts';
 import { answerPage, ANSWER_HEADERS, type AnswerPage, type PageBody } from './answer-page.ts';
 import { parseEmailAddress } from './email-address.ts';
 import { readBodyUpTo } from './form-body.ts';
@@ -22,11 +20,6 @@ import { RateLimiter } from './rate-limit.ts';
 import type { SubscriberStore } from './store.ts';
 import { readManageToken, isTokenShaped } from './tokens.ts';
 import { chooseLocale } from './subscriber-language.ts';
-import type { Locale } from '../site/i18n/locales.ts';
-import { pageLanguage, type LanguageSettings } from '../site/i18n/settings.ts';
-import { translator } from '../site/i18n/translator.ts';
-import { localeBasePath } from '../site/view/languages.ts';
-import { subscriptionText } from '../site/view/subscription-text.ts';
 
 /** The largest form body read: an address, a few dozen component ids and a token. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -139,11 +132,11 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
         return say(200, words.formHeading, words.formIntro);
       }
       if (action === 'confirm') {
-        const pending = isTokenShaped(token) ? deps.store.confirmable(token, now()) : null;
+        const pending = isTokenShaped(token) ? await deps.store.confirmable(token, now()) : null;
         const { words, reply, say } = speaking(pending?.locale, linked);
         return pending && token ? reply(200, { kind: 'confirm', token }) : say(410, words.linkInvalidTitle, words.linkInvalidBody);
       }
-      const subscriber = manageable(token, page);
+      const subscriber = await manageable(token, page);
       const { words, reply, say } = speaking(subscriber?.locale, linked);
       if (!subscriber || !token) return say(410, words.linkInvalidTitle, words.linkInvalidBody);
       const chosen = new Set(subscriber.components);
@@ -169,7 +162,7 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
       const chosen = [...new Set(form.getAll('component'))].filter((id) => known.has(id));
       // The whole choice means "everything", including components added later.
       const components = chosen.length === known.size ? [] : chosen;
-      const request_ = deps.store.subscribe(page.id, email, components, now(), locale);
+      const request_ = await deps.store.subscribe(page.id, email, components, now(), locale);
       if (request_) deps.sendConfirmation(page, request_.id, request_.token, email.address, locale);
       return say(200, words.checkInboxTitle, words.checkInboxBody);
     }
@@ -177,29 +170,29 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
     const token = found.query.get('t') ?? form.get('t');
     if (action === 'confirm') {
       // Another page's link is not confirmed here (nor used up).
-      const pending = isTokenShaped(token) ? deps.store.confirmable(token, now()) : null;
+      const pending = isTokenShaped(token) ? await deps.store.confirmable(token, now()) : null;
       const { words, say } = speaking(pending?.locale, posted, linked);
       if (!read) return say(400, words.invalidAddressTitle, words.invalidAddressBody);
-      const confirmed = pending && pending.pageId === page.id && token ? deps.store.confirm(token, now()) : null;
+      const confirmed = pending && pending.pageId === page.id && token ? await deps.store.confirm(token, now()) : null;
       return confirmed ? say(200, words.confirmedTitle, words.confirmedBody) : say(410, words.linkInvalidTitle, words.linkInvalidBody);
     }
-    const subscriber = manageable(token, page);
+    const subscriber = await manageable(token, page);
     const { words, say } = speaking(subscriber?.locale, posted, linked);
     if (!read) return say(400, words.invalidAddressTitle, words.invalidAddressBody);
     if (!subscriber) return say(410, words.linkInvalidTitle, words.linkInvalidBody);
     if (read.oneClick || form.get('action') === 'unsubscribe') {
-      deps.store.remove(subscriber.id);
+      await deps.store.remove(subscriber.id);
       return say(200, words.unsubscribedTitle, words.unsubscribedBody);
     }
     const known = new Set(choicesOf(snapshot, page).map((choice) => choice.id));
     const chosen = [...new Set(form.getAll('component'))].filter((id) => known.has(id));
-    deps.store.setComponents(subscriber.id, chosen.length === known.size ? [] : chosen);
+    await deps.store.setComponents(subscriber.id, chosen.length === known.size ? [] : chosen);
     return say(200, words.savedTitle, words.savedBody);
   }
 
-  function manageable(token: string | null, page: StatusPage) {
+  async function manageable(token: string | null, page: StatusPage) {
     const id = readManageToken(deps.store.secret(), token);
-    const subscriber = id ? deps.store.get(id) : null;
+    const subscriber = id ? await deps.store.get(id) : null;
     return subscriber && subscriber.pageId === page.id && subscriber.state !== 'pending' ? subscriber : null;
   }
 

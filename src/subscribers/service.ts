@@ -9,9 +9,7 @@ import http from '../api/node-http.ts';
 import type { AddressInfo } from 'node:net';
 import type { SmtpSettings } from '../contract/smtp.ts';
 import type { StatusPage } from '../contract/index.ts';
-import { onSnapshot } from '../site/data/snapshot-channel.ts';
-import type { Snapshot } from '../site/data/snapshot.ts';
-import { announcer } from '../site/data/thread-channel.ts';
+import { onSnapshot, type Snapshot, announcer, type Locale, DEFAULT_LANGUAGE_SETTINGS, pageLanguage, type LanguageSettings, translator } from '../site/public.ts';
 import { createLogger, reasonOf } from '../logging/logger.ts';
 import { EventFeed } from './event-feed.ts';
 import { confirmationMail } from './mail-view.ts';
@@ -22,9 +20,6 @@ import { createRoutes } from './routes.ts';
 import { SubscriberStore } from './store.ts';
 import { SUBSCRIPTION_STATS_CHANNEL, type SubscriptionStats } from './stats.ts';
 import { manageToken } from './tokens.ts';
-import type { Locale } from '../site/i18n/locales.ts';
-import { DEFAULT_LANGUAGE_SETTINGS, pageLanguage, type LanguageSettings } from '../site/i18n/settings.ts';
-import { translator } from '../site/i18n/translator.ts';
 
 
 export interface SubscriptionOptions {
@@ -58,11 +53,11 @@ const MAX_WAITING_CONFIRMATIONS = 1_000;
 
 export async function startSubscriptions(options: SubscriptionOptions): Promise<RunningSubscriptions> {
   const log = createLogger('subscriptions');
-  const store = new SubscriberStore(options.databasePath);
+  const store = await SubscriberStore.open(options.databasePath);
   const concurrency = options.concurrency ?? 4;
   const transport = options.transport ?? smtpTransport(options.smtp, concurrency);
   const messageHost = new URL(options.links.origin).hostname || 'porchlight.invalid';
-  const inDoubt = store.recoverInFlight(Date.now());
+  const inDoubt = await store.recoverInFlight(Date.now());
   if (inDoubt > 0) log.warn({ event: 'outbox-recovery', mails: inDoubt }, `${inDoubt} mails were being sent when Porchlight stopped; they are not sent again`);
 
   const sender = new OutboxSender(store, transport, {
@@ -75,29 +70,33 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
     messageId: (mail) => `<${mail.eventId}.${mail.subscriberId}@${messageHost}>`,
   });
   const languages = options.languages ?? DEFAULT_LANGUAGE_SETTINGS;
-  const feed = new EventFeed(store, options.links, languages, { pageGraceMs: options.pageGraceMs ?? 7 * 24 * 3_600_000, monitorDown: options.monitorDown ?? false });
+  const feed = await EventFeed.open(store, options.links, languages, { pageGraceMs: options.pageGraceMs ?? 7 * 24 * 3_600_000, monitorDown: options.monitorDown ?? false });
 
   let latest: Snapshot | null = null;
+  /** The snapshot being taken (the feed takes them one at a time); close waits for it. */
+  let feeding: Promise<void> = Promise.resolve();
   const stopSnapshots = onSnapshot((kind, snapshot) => {
     if (kind === 'restored') {
       latest ??= snapshot;
       return;
     }
     latest = snapshot;
-    try {
-      const result = feed.take(snapshot, Date.now());
-      if (result.events > 0 || result.removed > 0) log.info({ event: 'subscription-events', events: result.events, queued: result.queued, removed: result.removed }, `${result.events} events, ${result.queued} mails queued`);
-      if (result.queued > 0) sender.wake();
-    } catch (error) {
-      log.error({ event: 'subscription-events', reason: reasonOf(error) }, `events could not be recorded (${reasonOf(error)})`);
-    }
+    feeding = feed.take(snapshot, Date.now()).then(
+      (result) => {
+        if (result.events > 0 || result.removed > 0) log.info({ event: 'subscription-events', events: result.events, queued: result.queued, removed: result.removed }, `${result.events} events, ${result.queued} mails queued`);
+        if (result.queued > 0) sender.wake();
+      },
+      (error: unknown) => log.error({ event: 'subscription-events', reason: reasonOf(error) }, `events could not be recorded (${reasonOf(error)})`),
+    );
   });
 
   const confirmations = { sent: 0, failed: 0 };
   let waiting = 0;
+  const notSent = (subscriberId: string) =>
+    store.confirmationNotSent(subscriberId).catch((error: unknown) => log.warn({ event: 'confirmation', reason: reasonOf(error) }, `a confirmation could not be marked unsent (${reasonOf(error)})`));
   function sendConfirmation(page: StatusPage, subscriberId: string, token: string, email: string, locale: Locale): void {
     if (waiting >= MAX_WAITING_CONFIRMATIONS) {
-      store.confirmationNotSent(subscriberId);
+      void notSent(subscriberId);
       return;
     }
     waiting += 1;
@@ -105,14 +104,15 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
     const i18n = translator(locale, pageLanguage(languages, page.slug).timeZone);
     transport
       .send({ to: email, mail: confirmationMail(page, url, i18n) })
-      .then((result) => {
-        if (result.outcome === 'sent') confirmations.sent += 1;
-        else {
-          confirmations.failed += 1;
-          // Not sent: the visitor may ask again at once rather than in an hour.
-          store.confirmationNotSent(subscriberId);
-          log.warn({ event: 'confirmation', outcome: result.outcome, page: page.slug }, 'a confirmation e-mail could not be sent');
+      .then(async (result) => {
+        if (result.outcome === 'sent') {
+          confirmations.sent += 1;
+          return;
         }
+        confirmations.failed += 1;
+        log.warn({ event: 'confirmation', outcome: result.outcome, page: page.slug }, 'a confirmation e-mail could not be sent');
+        // Not sent: the visitor may ask again at once rather than in an hour.
+        await notSent(subscriberId);
       })
       .finally(() => (waiting -= 1));
   }
@@ -131,16 +131,19 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
   });
 
   const announceStats = announcer<SubscriptionStats>(SUBSCRIPTION_STATS_CHANNEL);
-  const housekeeping = () => {
+  let housekeeping: Promise<void> = Promise.resolve();
+  const keepHouse = async () => {
     try {
-      store.expirePending(Date.now());
-      announceStats({ ...store.stats(), sender: { ...sender.counts }, confirmations: { ...confirmations }, at: Date.now() });
+      await store.expirePending(Date.now());
+      announceStats({ ...(await store.stats()), sender: { ...sender.counts }, confirmations: { ...confirmations }, at: Date.now() });
     } catch (error) {
       log.warn({ event: 'subscription-stats', reason: reasonOf(error) }, `subscription housekeeping failed (${reasonOf(error)})`);
     }
   };
-  const tick = setInterval(housekeeping, options.statsIntervalMs ?? 5_000);
-  housekeeping();
+  const tick = setInterval(() => {
+    housekeeping = keepHouse();
+  }, options.statsIntervalMs ?? 5_000);
+  housekeeping = keepHouse();
   tick.unref();
   sender.wake();
 
@@ -152,8 +155,10 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await sender.close();
+      await feeding;
+      await housekeeping;
       transport.close();
-      store.close();
+      await store.close();
     },
   };
 }

@@ -5,8 +5,7 @@
  * flaps (an incident missing from one load, back in the next) never mails anyone twice.
  */
 import type { Incident, MaintenanceWindow, Monitor } from '../contract/index.ts';
-import { incidentMonitorIds, isIncidentActive, sortedTimeline } from '../site/lib/incidents.ts';
-import { maintenanceMonitorIds, maintenancePhase, type MaintenancePhase } from '../site/lib/maintenance.ts';
+import { incidentMonitorIds, isIncidentActive, sortedTimeline, maintenanceMonitorIds, maintenancePhase, type MaintenancePhase } from '../site/public.ts';
 
 export type IncidentEventKind = 'incident-created' | 'incident-updated' | 'incident-resolved';
 export type MaintenanceEventKind = 'maintenance-scheduled' | 'maintenance-started' | 'maintenance-completed';

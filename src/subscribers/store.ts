@@ -1,14 +1,19 @@
 /**
- * The subscribers store: one SQLite file of its own (SUBSCRIBERS_DB), created 0600, holding
- * subscribers, the events found in the data and the durable outbox of (subscriber, event) mails.
- * node:sqlite is synchronous; the store lives on the subscriptions thread, never on the thread
- * that answers visitors.
+ * The subscribers store: one database of its own (SUBSCRIBERS_DB, a SQLite file created 0600)
+ * holding subscribers, the events found in the data and the durable outbox of (subscriber, event)
+ * mails. Built on the storage floor (src/store/): portable SQL through `Sql`, times stored as ISO
+ * text and handled here as epoch milliseconds, rows read strictly, an asynchronous interface (the
+ * floor's, ready for PostgreSQL). The store lives on the subscriptions thread, never on the
+ * thread that answers visitors.
  */
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
-import { MIGRATIONS } from './migrations.ts';
-import { hashToken, newId, newToken } from './tokens.ts';
+import type { Database, Transaction } from '../store/database.ts';
+import { newId } from '../store/ids.ts';
+import { migrate } from '../store/migrations.ts';
+import { isStringArray, readRow, type Row } from '../store/rows.ts';
+import { SqliteDatabase } from '../store/sqlite.ts';
+import { storedTime } from '../store/time.ts';
+import { SUBSCRIBER_MIGRATIONS } from './migrations.ts';
+import { hashToken, newToken } from './tokens.ts';
 
 export const SUBSCRIBER_STATES = ['pending', 'confirmed', 'bouncing'] as const;
 export type SubscriberState = (typeof SUBSCRIBER_STATES)[number];
@@ -49,103 +54,69 @@ export interface StoreStats {
   oldestWaiting: number | null;
 }
 
-type Row = Record<string, SQLInputValue>;
-
-function text(row: Row, name: string): string {
-  const value = row[name];
-  return typeof value === 'string' ? value : String(value ?? '');
-}
-
-function num(row: Row, name: string): number {
-  return Number(row[name] ?? 0);
-}
-
-function components(raw: string): string[] {
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string') : [];
-  } catch {
-    return [];
-  }
-}
+/** Subscriber ids: the floor's scheme (ids from before it, bare random text, stay valid). */
+const SUBSCRIBER_ID_PREFIX = 'subr';
 
 function subscriber(row: Row): Subscriber {
+  const read = readRow('subscribers', row);
   return {
-    id: text(row, 'id'),
-    pageId: text(row, 'page_id'),
-    email: text(row, 'email'),
-    components: components(text(row, 'components')),
-    state: text(row, 'state') as SubscriberState,
-    createdAt: num(row, 'created_at'),
-    locale: typeof row.locale === 'string' ? row.locale : null,
+    id: read.text('id'),
+    pageId: read.text('page_id'),
+    email: read.text('email'),
+    components: read.json('components', isStringArray, 'array of monitor ids'),
+    state: read.oneOf('state', SUBSCRIBER_STATES),
+    createdAt: read.time('created_at'),
+    locale: read.textOrNull('locale'),
   };
 }
 
-/** Creates the file 0600 before SQLite opens it (SQLite gives its -wal and -shm the same mode). */
-function createPrivateFile(path: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  closeSync(openSync(path, 'a', 0o600));
-  chmodSync(path, 0o600);
-}
+const t = storedTime;
 
 export class SubscriberStore {
-  private readonly db: DatabaseSync;
-  private key: string | null = null;
+  private readonly db: Database;
+  private readonly key: string;
 
-  constructor(path: string) {
-    if (path !== ':memory:') createPrivateFile(path);
-    this.db = new DatabaseSync(path, { enableForeignKeyConstraints: true });
-    this.db.exec('PRAGMA busy_timeout = 5000');
-    if (path !== ':memory:') {
-      // WAL lets the operators' script read and remove while Porchlight runs.
-      this.db.exec('PRAGMA journal_mode = WAL');
-      this.db.exec('PRAGMA synchronous = NORMAL');
-    }
-    this.migrate();
+  private constructor(db: Database, key: string) {
+    this.db = db;
+    this.key = key;
   }
 
-  private migrate(): void {
-    const row = this.db.prepare('PRAGMA user_version').get() as Row | undefined;
-    const current = num(row ?? {}, 'user_version');
-    for (const migration of MIGRATIONS) {
-      if (migration.version <= current) continue;
-      this.transaction(() => {
-        this.db.exec(migration.sql);
-        this.db.exec(`PRAGMA user_version = ${migration.version}`);
-      });
-    }
-  }
-
-  transaction<T>(work: () => T): T {
-    this.db.exec('BEGIN IMMEDIATE');
+  /** Opens (creating it 0600 if needed) and migrates the SQLite file at `path` (':memory:' for a throwaway one). */
+  static async open(path: string): Promise<SubscriberStore> {
+    const db = new SqliteDatabase(path);
     try {
-      const result = work();
-      this.db.exec('COMMIT');
-      return result;
+      await migrate(db, SUBSCRIBER_MIGRATIONS);
+      const read = () => db.get("SELECT value FROM meta WHERE key = 'manage-key'");
+      let row = await read();
+      if (!row) {
+        // Made once: whoever inserts first wins, and everyone reads that one.
+        await db.run("INSERT INTO meta (key, value) VALUES ('manage-key', ?) ON CONFLICT (key) DO NOTHING", newToken());
+        row = await read();
+      }
+      return new SubscriberStore(db, readRow('meta', row ?? {}).text('value'));
     } catch (error) {
-      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      await db.close();
       throw error;
     }
   }
 
-  /** The key of manage-link HMACs, made once per store. */
+  private transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  /** The key of manage-link HMACs, made once per store (read when it opens: links are signed without waiting). */
   secret(): string {
-    if (this.key) return this.key;
-    const row = this.db.prepare("SELECT value FROM meta WHERE key = 'manage-key'").get() as Row | undefined;
-    if (row) return (this.key = text(row, 'value'));
-    const value = newToken();
-    this.db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('manage-key', ?)").run(value);
-    return this.secret();
+    return this.key;
   }
 
   /** The data the event feed compared against last (see feed-baseline.ts), as it was saved. */
-  readFeedBaseline(): string | null {
-    const row = this.db.prepare("SELECT value FROM meta WHERE key = 'feed-baseline'").get() as Row | undefined;
-    return row ? text(row, 'value') : null;
+  async readFeedBaseline(): Promise<string | null> {
+    const row = await this.db.get("SELECT value FROM meta WHERE key = 'feed-baseline'");
+    return row ? readRow('meta', row).text('value') : null;
   }
 
-  writeFeedBaseline(value: string): void {
-    this.db.prepare("INSERT INTO meta (key, value) VALUES ('feed-baseline', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(value);
+  async writeFeedBaseline(value: string): Promise<void> {
+    await this.db.run("INSERT INTO meta (key, value) VALUES ('feed-baseline', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", value);
   }
 
   /**
@@ -154,74 +125,70 @@ export class SubscriberStore {
    * answer to the visitor is the same either way. A pending request takes the newest `locale`;
    * a confirmed subscriber's language is not changed by someone else's form post.
    */
-  subscribe(pageId: string, email: { address: string; key: string }, chosen: readonly string[], now: number, locale: string | null = null): { id: string; token: string } | null {
-    return this.transaction(() => {
-      const existing = this.db.prepare('SELECT * FROM subscribers WHERE page_id = ? AND email_key = ?').get(pageId, email.key) as Row | undefined;
+  subscribe(pageId: string, email: { address: string; key: string }, chosen: readonly string[], now: number, locale: string | null = null): Promise<{ id: string; token: string } | null> {
+    return this.transaction(async (tx) => {
       const token = newToken();
-      if (!existing) {
-        const id = newId();
-        this.db
-          .prepare(`INSERT INTO subscribers (id, page_id, email, email_key, components, state, confirm_hash, confirm_expires, confirm_sent_at, created_at, locale)
-                    VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)`)
-          .run(id, pageId, email.address, email.key, JSON.stringify(chosen), hashToken(token), now + CONFIRM_TTL_MS, now, now, locale);
-        return { id, token };
-      }
-      if (text(existing, 'state') !== 'pending') return null;
-      const id = text(existing, 'id');
-      const lastSent = existing.confirm_sent_at === null ? null : num(existing, 'confirm_sent_at');
-      if (lastSent !== null && now - lastSent < CONFIRM_INTERVAL_MS) return null;
-      this.db
-        .prepare('UPDATE subscribers SET components = ?, confirm_hash = ?, confirm_expires = ?, confirm_sent_at = ?, locale = ? WHERE id = ?')
-        .run(JSON.stringify(chosen), hashToken(token), now + CONFIRM_TTL_MS, now, locale, id);
-      return { id, token };
+      const id = newId(SUBSCRIBER_ID_PREFIX);
+      const inserted = await tx.run(
+        `INSERT INTO subscribers (id, page_id, email, email_key, components, state, confirm_hash, confirm_expires, confirm_sent_at, created_at, locale)
+         VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?) ON CONFLICT (page_id, email_key) DO NOTHING`,
+        id, pageId, email.address, email.key, JSON.stringify(chosen), hashToken(token), t(now + CONFIRM_TTL_MS), t(now), t(now), locale,
+      );
+      if (inserted.changes > 0) return { id, token };
+      // Renewed only while pending and once the hour since the last mail has passed: the guard is
+      // in the WHERE, so two requests at once renew it once.
+      const renewed = await tx.get(
+        `UPDATE subscribers SET components = ?, confirm_hash = ?, confirm_expires = ?, confirm_sent_at = ?, locale = ?
+         WHERE page_id = ? AND email_key = ? AND state = 'pending' AND (confirm_sent_at IS NULL OR confirm_sent_at <= ?) RETURNING id`,
+        JSON.stringify(chosen), hashToken(token), t(now + CONFIRM_TTL_MS), t(now), locale, pageId, email.key, t(now - CONFIRM_INTERVAL_MS),
+      );
+      return renewed ? { id: readRow('subscribers', renewed).text('id'), token } : null;
     });
   }
 
   /** A confirmation mail that could not be sent does not count against the hourly limit. */
-  confirmationNotSent(id: string): void {
-    this.db.prepare("UPDATE subscribers SET confirm_sent_at = NULL WHERE id = ? AND state = 'pending'").run(id);
+  async confirmationNotSent(id: string): Promise<void> {
+    await this.db.run("UPDATE subscribers SET confirm_sent_at = NULL WHERE id = ? AND state = 'pending'", id);
   }
 
   /** Whether a confirmation token is live (for the page with the button). */
-  confirmable(token: string, now: number): Subscriber | null {
-    const row = this.db.prepare("SELECT * FROM subscribers WHERE confirm_hash = ? AND state = 'pending' AND confirm_expires > ?").get(hashToken(token), now) as Row | undefined;
+  async confirmable(token: string, now: number): Promise<Subscriber | null> {
+    const row = await this.db.get("SELECT * FROM subscribers WHERE confirm_hash = ? AND state = 'pending' AND confirm_expires > ?", hashToken(token), t(now));
     return row ? subscriber(row) : null;
   }
 
   /** Uses a confirmation token (once): the subscriber confirmed, or null. */
-  confirm(token: string, now: number): Subscriber | null {
-    return this.transaction(() => {
-      const found = this.confirmable(token, now);
-      if (!found) return null;
-      this.db.prepare("UPDATE subscribers SET state = 'confirmed', confirm_hash = NULL, confirm_expires = NULL, confirmed_at = ? WHERE id = ?").run(now, found.id);
-      return { ...found, state: 'confirmed' };
-    });
-  }
-
-  get(id: string): Subscriber | null {
-    const row = this.db.prepare('SELECT * FROM subscribers WHERE id = ?').get(id) as Row | undefined;
+  async confirm(token: string, now: number): Promise<Subscriber | null> {
+    const row = await this.db.get(
+      `UPDATE subscribers SET state = 'confirmed', confirm_hash = NULL, confirm_expires = NULL, confirmed_at = ?
+       WHERE confirm_hash = ? AND state = 'pending' AND confirm_expires > ? RETURNING *`,
+      t(now), hashToken(token), t(now),
+    );
     return row ? subscriber(row) : null;
   }
 
-  setComponents(id: string, chosen: readonly string[]): void {
-    this.db.prepare('UPDATE subscribers SET components = ? WHERE id = ?').run(JSON.stringify(chosen), id);
+  async get(id: string): Promise<Subscriber | null> {
+    const row = await this.db.get('SELECT * FROM subscribers WHERE id = ?', id);
+    return row ? subscriber(row) : null;
+  }
+
+  async setComponents(id: string, chosen: readonly string[]): Promise<void> {
+    await this.db.run('UPDATE subscribers SET components = ? WHERE id = ?', JSON.stringify(chosen), id);
   }
 
   /** Deletes the address and its waiting mails. Returns whether there was one. */
-  remove(id: string): boolean {
-    return Number(this.db.prepare('DELETE FROM subscribers WHERE id = ?').run(id).changes) > 0;
+  async remove(id: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM subscribers WHERE id = ?', id)).changes > 0;
   }
 
   /** Unconfirmed requests past their link's expiry are deleted. */
-  expirePending(now: number): number {
-    return Number(this.db.prepare("DELETE FROM subscribers WHERE state = 'pending' AND confirm_expires <= ?").run(now).changes);
+  async expirePending(now: number): Promise<number> {
+    return (await this.db.run("DELETE FROM subscribers WHERE state = 'pending' AND confirm_expires <= ?", t(now))).changes;
   }
 
   /** The languages a page's confirmed subscribers read (null: the page's default), each once. */
-  subscriberLocales(pageId: string): (string | null)[] {
-    return (this.db.prepare("SELECT DISTINCT locale FROM subscribers WHERE page_id = ? AND state = 'confirmed' ORDER BY locale").all(pageId) as Row[]).map((row) =>
-      typeof row.locale === 'string' ? row.locale : null,
-    );
+  async subscriberLocales(pageId: string): Promise<(string | null)[]> {
+    return (await this.db.all("SELECT DISTINCT locale FROM subscribers WHERE page_id = ? AND state = 'confirmed' ORDER BY locale", pageId)).map((row) => readRow('subscribers', row).textOrNull('locale'));
   }
 
   /**
@@ -230,62 +197,70 @@ export class SubscriberStore {
    * happens later, and a (subscriber, event) pair once. Returns the mails queued (0 when the
    * event was already recorded).
    */
-  recordEvent(pageId: string, key: string, mail: string, monitorIds: ReadonlySet<string>, now: number): number {
-    return this.transaction(() => {
-      const inserted = this.db.prepare('INSERT OR IGNORE INTO events (page_id, key, mail, created_at) VALUES (?, ?, ?, ?)').run(pageId, key, mail, now);
-      if (Number(inserted.changes) === 0) return 0;
-      const eventId = Number(inserted.lastInsertRowid);
-      const rows = this.db.prepare("SELECT id, components FROM subscribers WHERE page_id = ? AND state = 'confirmed'").all(pageId) as Row[];
-      const insert = this.db.prepare("INSERT OR IGNORE INTO outbox (subscriber_id, event_id, state, attempts, next_attempt, created_at, updated_at) VALUES (?, ?, 'pending', 0, ?, ?, ?)");
+  async recordEvent(pageId: string, key: string, mail: string, monitorIds: ReadonlySet<string>, now: number): Promise<number> {
+    const at = t(now);
+    return this.transaction(async (tx) => {
+      const inserted = await tx.get('INSERT INTO events (page_id, key, mail, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (page_id, key) DO NOTHING RETURNING id', pageId, key, mail, at);
+      if (!inserted) return 0;
+      const eventId = readRow('events', inserted).int('id');
       let queued = 0;
-      for (const row of rows) {
-        const chosen = components(text(row, 'components'));
+      for (const row of await tx.all("SELECT id, components FROM subscribers WHERE page_id = ? AND state = 'confirmed'", pageId)) {
+        const read = readRow('subscribers', row);
+        const chosen = read.json('components', isStringArray, 'array of monitor ids');
         if (chosen.length > 0 && !chosen.some((id) => monitorIds.has(id))) continue;
-        insert.run(text(row, 'id'), eventId, now, now, now);
-        queued += 1;
+        queued += (await tx.run(
+          "INSERT INTO outbox (subscriber_id, event_id, state, attempts, next_attempt, created_at, updated_at) VALUES (?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (subscriber_id, event_id) DO NOTHING",
+          read.text('id'), eventId, at, at, at,
+        )).changes;
       }
       return queued;
     });
   }
 
   /** Claims up to `limit` due mails: they are `sending` until marked, so none goes out twice. */
-  claimDue(now: number, limit: number): DueMail[] {
-    return this.transaction(() => {
-      const rows = this.db
-        .prepare(`SELECT o.subscriber_id, o.event_id, o.attempts, s.email, s.locale, s.state AS subscriber_state, e.mail
-                  FROM outbox o JOIN subscribers s ON s.id = o.subscriber_id JOIN events e ON e.id = o.event_id
-                  WHERE o.state = 'pending' AND o.next_attempt <= ? ORDER BY o.next_attempt, o.event_id LIMIT ?`)
-        .all(now, limit) as Row[];
-      const claim = this.db.prepare("UPDATE outbox SET state = ?, attempts = attempts + 1, updated_at = ? WHERE subscriber_id = ? AND event_id = ?");
+  async claimDue(now: number, limit: number): Promise<DueMail[]> {
+    const at = t(now);
+    return this.transaction(async (tx) => {
+      const rows = await tx.all(
+        `SELECT o.subscriber_id, o.event_id, o.attempts, s.email, s.locale, s.state AS subscriber_state, e.mail
+         FROM outbox o JOIN subscribers s ON s.id = o.subscriber_id JOIN events e ON e.id = o.event_id
+         WHERE o.state = 'pending' AND o.next_attempt <= ? ORDER BY o.next_attempt, o.event_id LIMIT ?`,
+        at, limit,
+      );
       const due: DueMail[] = [];
       for (const row of rows) {
+        const read = readRow('outbox', row);
+        const mail = { subscriberId: read.text('subscriber_id'), eventId: read.int('event_id') };
         // A subscriber who started bouncing after the mail was queued gets nothing more.
-        const live = text(row, 'subscriber_state') === 'confirmed';
-        claim.run(live ? 'sending' : 'failed', now, text(row, 'subscriber_id'), num(row, 'event_id'));
-        if (live) due.push({ subscriberId: text(row, 'subscriber_id'), eventId: num(row, 'event_id'), email: text(row, 'email'), locale: typeof row.locale === 'string' ? row.locale : null, mail: text(row, 'mail'), attempts: num(row, 'attempts') + 1 });
+        const live = read.oneOf('subscriber_state', SUBSCRIBER_STATES) === 'confirmed';
+        const claimed = (await tx.run(
+          "UPDATE outbox SET state = ?, attempts = attempts + 1, updated_at = ? WHERE subscriber_id = ? AND event_id = ? AND state = 'pending'",
+          live ? 'sending' : 'failed', at, mail.subscriberId, mail.eventId,
+        )).changes;
+        if (live && claimed > 0) due.push({ ...mail, email: read.text('email'), locale: read.textOrNull('locale'), mail: read.text('mail'), attempts: read.int('attempts') + 1 });
       }
       return due;
     });
   }
 
-  markSent(mail: Pick<DueMail, 'subscriberId' | 'eventId'>, now: number): void {
-    this.transaction(() => {
-      this.db.prepare("UPDATE outbox SET state = 'sent', updated_at = ? WHERE subscriber_id = ? AND event_id = ?").run(now, mail.subscriberId, mail.eventId);
-      this.db.prepare('UPDATE subscribers SET bounces = 0 WHERE id = ?').run(mail.subscriberId);
+  async markSent(mail: Pick<DueMail, 'subscriberId' | 'eventId'>, now: number): Promise<void> {
+    await this.transaction(async (tx) => {
+      await tx.run("UPDATE outbox SET state = 'sent', updated_at = ? WHERE subscriber_id = ? AND event_id = ?", t(now), mail.subscriberId, mail.eventId);
+      await tx.run('UPDATE subscribers SET bounces = 0 WHERE id = ?', mail.subscriberId);
     });
   }
 
   /** A temporary failure (SMTP down, 4xx): the mail waits until `nextAttempt`. */
-  markRetry(mail: Pick<DueMail, 'subscriberId' | 'eventId'>, nextAttempt: number, now: number): void {
-    this.db.prepare("UPDATE outbox SET state = 'pending', next_attempt = ?, updated_at = ? WHERE subscriber_id = ? AND event_id = ?").run(nextAttempt, now, mail.subscriberId, mail.eventId);
+  async markRetry(mail: Pick<DueMail, 'subscriberId' | 'eventId'>, nextAttempt: number, now: number): Promise<void> {
+    await this.db.run("UPDATE outbox SET state = 'pending', next_attempt = ?, updated_at = ? WHERE subscriber_id = ? AND event_id = ?", t(nextAttempt), t(now), mail.subscriberId, mail.eventId);
   }
 
   /** A permanent failure (5xx to RCPT TO): this mail is given up; repeated ones mark the address bouncing. */
-  markFailed(mail: Pick<DueMail, 'subscriberId' | 'eventId'>, now: number, bounce = true): void {
-    this.transaction(() => {
-      this.db.prepare("UPDATE outbox SET state = 'failed', updated_at = ? WHERE subscriber_id = ? AND event_id = ?").run(now, mail.subscriberId, mail.eventId);
+  async markFailed(mail: Pick<DueMail, 'subscriberId' | 'eventId'>, now: number, bounce = true): Promise<void> {
+    await this.transaction(async (tx) => {
+      await tx.run("UPDATE outbox SET state = 'failed', updated_at = ? WHERE subscriber_id = ? AND event_id = ?", t(now), mail.subscriberId, mail.eventId);
       // A mail given up after retries (the server, not the address) does not count as a bounce.
-      if (bounce) this.db.prepare("UPDATE subscribers SET bounces = bounces + 1, state = CASE WHEN bounces + 1 >= ? THEN 'bouncing' ELSE state END WHERE id = ?").run(BOUNCE_LIMIT, mail.subscriberId);
+      if (bounce) await tx.run("UPDATE subscribers SET bounces = bounces + 1, state = CASE WHEN bounces + 1 >= ? THEN 'bouncing' ELSE state END WHERE id = ?", BOUNCE_LIMIT, mail.subscriberId);
     });
   }
 
@@ -293,61 +268,70 @@ export class SubscriberStore {
    * After a crash, mails that were being handed to SMTP may or may not have left: they are
    * marked `unknown` and never sent again (at most once), and counted for the operator.
    */
-  recoverInFlight(now: number): number {
-    return Number(this.db.prepare("UPDATE outbox SET state = 'unknown', updated_at = ? WHERE state = 'sending'").run(now).changes);
+  async recoverInFlight(now: number): Promise<number> {
+    return (await this.db.run("UPDATE outbox SET state = 'unknown', updated_at = ? WHERE state = 'sending'", t(now))).changes;
   }
 
   /** The earliest moment a pending mail is due, or null when none waits. */
-  nextDue(): number | null {
-    const row = this.db.prepare("SELECT MIN(next_attempt) AS next FROM outbox WHERE state = 'pending'").get() as Row | undefined;
-    return row?.next === null || row?.next === undefined ? null : num(row, 'next');
+  async nextDue(): Promise<number | null> {
+    const row = await this.db.get("SELECT MIN(next_attempt) AS next FROM outbox WHERE state = 'pending'");
+    return row ? readRow('outbox', row).timeOrNull('next') : null;
   }
 
   /**
    * Pages missing from the data: subscribers of a page absent since more than `graceMs` are
    * deleted. Called only with successfully loaded data, so an API error never deletes anyone.
    */
-  notePages(present: ReadonlySet<string>, now: number, graceMs: number): number {
-    return this.transaction(() => {
-      const known = (this.db.prepare('SELECT DISTINCT page_id FROM subscribers').all() as Row[]).map((row) => text(row, 'page_id'));
-      const absent = (this.db.prepare('SELECT page_id, absent_since FROM page_absence').all() as Row[]).map((row) => [text(row, 'page_id'), num(row, 'absent_since')] as const);
-      for (const [pageId] of absent) if (present.has(pageId)) this.db.prepare('DELETE FROM page_absence WHERE page_id = ?').run(pageId);
+  async notePages(present: ReadonlySet<string>, now: number, graceMs: number): Promise<number> {
+    return this.transaction(async (tx) => {
+      const known = (await tx.all('SELECT DISTINCT page_id FROM subscribers')).map((row) => readRow('subscribers', row).text('page_id'));
+      const absent = (await tx.all('SELECT page_id, absent_since FROM page_absence')).map((row) => {
+        const read = readRow('page_absence', row);
+        return [read.text('page_id'), read.time('absent_since')] as const;
+      });
+      for (const [pageId] of absent) if (present.has(pageId)) await tx.run('DELETE FROM page_absence WHERE page_id = ?', pageId);
       const since = new Map(absent);
       let removed = 0;
       for (const pageId of known) {
         if (present.has(pageId)) continue;
         const from = since.get(pageId);
         if (from === undefined) {
-          this.db.prepare('INSERT OR IGNORE INTO page_absence (page_id, absent_since) VALUES (?, ?)').run(pageId, now);
+          await tx.run('INSERT INTO page_absence (page_id, absent_since) VALUES (?, ?) ON CONFLICT (page_id) DO NOTHING', pageId, t(now));
         } else if (now - from >= graceMs) {
-          removed += Number(this.db.prepare('DELETE FROM subscribers WHERE page_id = ?').run(pageId).changes);
-          this.db.prepare('DELETE FROM page_absence WHERE page_id = ?').run(pageId);
+          removed += (await tx.run('DELETE FROM subscribers WHERE page_id = ?', pageId)).changes;
+          await tx.run('DELETE FROM page_absence WHERE page_id = ?', pageId);
         }
       }
       return removed;
     });
   }
 
-  stats(): StoreStats {
+  async stats(): Promise<StoreStats> {
     const subscribers = Object.fromEntries(SUBSCRIBER_STATES.map((state) => [state, 0])) as Record<SubscriberState, number>;
-    for (const row of this.db.prepare('SELECT state, COUNT(*) AS n FROM subscribers GROUP BY state').all() as Row[]) subscribers[text(row, 'state') as SubscriberState] = num(row, 'n');
+    for (const row of await this.db.all('SELECT state, COUNT(*) AS n FROM subscribers GROUP BY state')) {
+      const read = readRow('subscribers', row);
+      subscribers[read.oneOf('state', SUBSCRIBER_STATES)] = read.int('n');
+    }
     const outbox = Object.fromEntries(OUTBOX_STATES.map((state) => [state, 0])) as Record<OutboxState, number>;
-    for (const row of this.db.prepare('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state').all() as Row[]) outbox[text(row, 'state') as OutboxState] = num(row, 'n');
-    const oldest = this.db.prepare("SELECT MIN(created_at) AS oldest FROM outbox WHERE state IN ('pending', 'sending')").get() as Row | undefined;
-    return { subscribers, outbox, oldestWaiting: oldest?.oldest === null || oldest?.oldest === undefined ? null : num(oldest, 'oldest') };
+    for (const row of await this.db.all('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state')) {
+      const read = readRow('outbox', row);
+      outbox[read.oneOf('state', OUTBOX_STATES)] = read.int('n');
+    }
+    const oldest = await this.db.get("SELECT MIN(created_at) AS oldest FROM outbox WHERE state IN ('pending', 'sending')");
+    return { subscribers, outbox, oldestWaiting: oldest ? readRow('outbox', oldest).timeOrNull('oldest') : null };
   }
 
   /** Every subscriber, oldest first (the operators' script). */
-  list(): Subscriber[] {
-    return (this.db.prepare('SELECT * FROM subscribers ORDER BY created_at, id').all() as Row[]).map(subscriber);
+  async list(): Promise<Subscriber[]> {
+    return (await this.db.all('SELECT * FROM subscribers ORDER BY created_at, id')).map(subscriber);
   }
 
   /** Subscribers whose id is `idOrEmail`, or whose address is (any page). */
-  find(idOrEmail: string): Subscriber[] {
-    return (this.db.prepare('SELECT * FROM subscribers WHERE id = ? OR email_key = ? ORDER BY created_at, id').all(idOrEmail, idOrEmail.trim().toLowerCase()) as Row[]).map(subscriber);
+  async find(idOrEmail: string): Promise<Subscriber[]> {
+    return (await this.db.all('SELECT * FROM subscribers WHERE id = ? OR email_key = ? ORDER BY created_at, id', idOrEmail, idOrEmail.trim().toLowerCase())).map(subscriber);
   }
 
-  close(): void {
-    if (this.db.isOpen) this.db.close();
+  async close(): Promise<void> {
+    await this.db.close();
   }
 }

@@ -3,8 +3,7 @@
  * (posted with the form, kept with the subscriber), as long as the page still offers it; else the
  * page's default language. A posted or linked value is only ever a choice among the offered ones.
  */
-import { findLocale, type Locale } from '../site/i18n/locales.ts';
-import type { PageLanguage } from '../site/i18n/settings.ts';
+import { findLocale, type Locale, type PageLanguage } from '../site/public.ts';
 
 /** The first of `candidates` (stored, posted or linked locale codes) that the page offers, else its default. */
 export function chooseLocale(language: PageLanguage, ...candidates: readonly (string | null | undefined)[]): Locale {

@@ -10,9 +10,6 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-export function newId(): string {
-  return randomBytes(12).toString('base64url');
-}
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');

@@ -39,12 +39,12 @@ test.afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function feedBaselineSaved(databasePath: string): boolean {
-  const store = new SubscriberStore(databasePath);
+async function feedBaselineSaved(databasePath: string): Promise<boolean> {
+  const store = await SubscriberStore.open(databasePath);
   try {
-    return store.readFeedBaseline() !== null;
+    return (await store.readFeedBaseline()) !== null;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -53,9 +53,9 @@ test('stopped mid fan-out, with a change made while it was down: each subscriber
   let acme: { id: string; monitors: { monitorId: string }[] } | undefined;
   for await (const page of client.statusPages.listAll()) if (page.slug === 'acme') acme = page;
   const subscribersDb = join(dir, 'subscribers.db');
-  const store = new SubscriberStore(subscribersDb);
-  for (const address of addresses) store.confirm(store.subscribe(acme!.id, { address, key: address }, [], Date.now())!.token, Date.now());
-  store.close();
+  const store = await SubscriberStore.open(subscribersDb);
+  for (const address of addresses) await store.confirm((await store.subscribe(acme!.id, { address, key: address }, [], Date.now()))!.token, Date.now());
+  await store.close();
 
   const port = await freePort();
   const start = async () => {

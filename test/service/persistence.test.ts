@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createOrganization, startService } from '../../src/service/index.ts';
 import { Database } from '../../src/service/store/database.ts';
 import { StoreVersionError } from '../../src/service/store/errors.ts';
-import { SCHEMA_VERSION, schemaVersion } from '../../src/service/store/migrations.ts';
+import { MIGRATIONS, SCHEMA_VERSION, schemaVersion } from '../../src/service/store/migrations.ts';
 import { Store } from '../../src/service/store/store.ts';
 import { Client, httpMonitor, idOf } from './helpers.ts';
 
@@ -75,6 +75,29 @@ describe('persistence in a database file', () => {
     db.connection.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
     expect(() => Store.open(path)).toThrow(StoreVersionError);
+  });
+
+  it('records each migration in schema_migrations, as the storage floor does, and refuses a newer record before writing', () => {
+    const path = join(folder, 'recorded.db');
+    Store.open(path).close();
+    const db = new Database(path);
+    const versions = db.connection.prepare('SELECT version, applied_at FROM schema_migrations ORDER BY version').all();
+    expect(versions.map((row) => row.version)).toEqual(MIGRATIONS.map((migration) => migration.version));
+    for (const row of versions) expect(row.applied_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(db.connection.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
+    db.connection.prepare("INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, 'later', '2030-01-01T00:00:00.000Z')").run(SCHEMA_VERSION + 1);
+    db.close();
+    expect(() => Store.open(path)).toThrow(`the API database is at schema version ${SCHEMA_VERSION + 1}, newer than this Porchlight knows (${SCHEMA_VERSION})`);
+  });
+});
+
+describe('row decoding', () => {
+  it('is strict, and a bad value names its table and column, as the storage floor does', () => {
+    const store = Store.open(':memory:');
+    const { organizationId } = createOrganization(store, { name: 'Rows', plan: 'free' });
+    store.db.connection.prepare("UPDATE organizations SET subscription_active = 'yes' WHERE id = ?").run(organizationId);
+    expect(() => store.organizations.get(organizationId)).toThrow('organizations.subscription_active: expected integer, found string');
+    store.close();
   });
 });
 

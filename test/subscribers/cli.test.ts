@@ -8,28 +8,28 @@ import { SubscriberStore } from '../../src/subscribers/store.ts';
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function run(args: string[], path: string): { code: number; text: string } {
+async function run(args: string[], path: string): Promise<{ code: number; text: string }> {
   let text = '';
-  const code = runCli(args, { SUBSCRIBERS_DB: path }, (chunk) => (text += chunk));
+  const code = await runCli(args, { SUBSCRIBERS_DB: path }, (chunk) => (text += chunk));
   return { code, text };
 }
 
 describe('npm run subscribers', () => {
-  it('lists, exports CSV (formula-safe) and removes by address or id', () => {
+  it('lists, exports CSV (formula-safe) and removes by address or id', async () => {
     dir = mkdtempSync(join(tmpdir(), 'pl-cli-'));
     const path = join(dir, 's.db');
-    const store = new SubscriberStore(path);
-    const alice = store.subscribe('page_1', { address: 'alice@example.com', key: 'alice@example.com' }, ['m1'], 1_700_000_000_000, 'pt-BR')!;
-    store.confirm(alice.token, 1_700_000_000_001);
-    store.subscribe('page_2', { address: '=cmd@example.com', key: '=cmd@example.com' }, [], 1_700_000_000_002);
-    store.close();
+    const store = await SubscriberStore.open(path);
+    const alice = (await store.subscribe('page_1', { address: 'alice@example.com', key: 'alice@example.com' }, ['m1'], 1_700_000_000_000, 'pt-BR'))!;
+    await store.confirm(alice.token, 1_700_000_000_001);
+    await store.subscribe('page_2', { address: '=cmd@example.com', key: '=cmd@example.com' }, [], 1_700_000_000_002);
+    await store.close();
 
-    const list = run(['list'], path);
+    const list = await run(['list'], path);
     expect(list.code).toBe(0);
     expect(list.text).toContain('confirmed');
     expect(list.text).toContain('2 subscribers');
 
-    const csv = run(['export'], path).text.split('\r\n');
+    const csv = (await run(['export'], path)).text.split('\r\n');
     expect(csv[0]).toBe('id,page_id,email,state,components,created_at,locale');
     // Ids are random: one that starts with '-' is guarded like any other formula-like field.
     const aliceId = /^[=+\-@]/.test(alice.id) ? `'${alice.id}` : alice.id;
@@ -38,14 +38,14 @@ describe('npm run subscribers', () => {
     // No language kept: the page's default.
     expect(csv[2]).toMatch(/,""$/);
 
-    expect(run(['remove', 'ALICE@example.com'], path)).toEqual({ code: 0, text: 'removed 1 subscriber\n' });
-    expect(run(['remove', 'alice@example.com'], path).code).toBe(1);
-    expect(run(['list'], path).text).toContain('1 subscribers');
+    expect(await run(['remove', 'ALICE@example.com'], path)).toEqual({ code: 0, text: 'removed 1 subscriber\n' });
+    expect((await run(['remove', 'alice@example.com'], path)).code).toBe(1);
+    expect((await run(['list'], path)).text).toContain('1 subscribers');
   });
 
-  it('says how to use it, and where the store is missing', () => {
+  it('says how to use it, and where the store is missing', async () => {
     dir = mkdtempSync(join(tmpdir(), 'pl-cli-'));
-    expect(run(['frobnicate'], join(dir, 's.db')).code).toBe(2);
-    expect(run(['list'], join(dir, 'missing.db'))).toEqual({ code: 1, text: `no subscribers store at ${join(dir, 'missing.db')} (set SUBSCRIBERS_DB)\n` });
+    expect((await run(['frobnicate'], join(dir, 's.db'))).code).toBe(2);
+    expect(await run(['list'], join(dir, 'missing.db'))).toEqual({ code: 1, text: `no subscribers store at ${join(dir, 'missing.db')} (set SUBSCRIBERS_DB)\n` });
   });
 });

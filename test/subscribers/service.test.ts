@@ -56,9 +56,9 @@ async function post(service: RunningSubscriptions, path: string, body: string, c
   return { status: answer.statusCode, text: await answer.body.text() };
 }
 
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
   const started = Date.now();
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() - started > timeoutMs) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -125,11 +125,11 @@ describe('subscriptions service', () => {
     // SMTP refuses for now: the event is recorded, its mails wait in the outbox.
     sink.busy = true;
     announceSnapshot('loaded', at(1));
-    const store = () => new SubscriberStore(path);
-    await until(() => {
-      const s = store();
-      const waiting = s.stats().outbox.pending;
-      s.close();
+    const store = () => SubscriberStore.open(path);
+    await until(async () => {
+      const s = await store();
+      const waiting = (await s.stats()).outbox.pending;
+      await s.close();
       return waiting === 3;
     });
     await service.close();
@@ -208,9 +208,9 @@ describe('subscriptions service', () => {
     const body = `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n`;
     const answer = await request(`${service.origin}${url.pathname}${url.search}`, { method: 'POST', body, headers: { host: 'status.acme.test', 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-porchlight-client': '192.0.2.9' } });
     expect(await answer.body.text()).toContain('You are unsubscribed');
-    const store = new SubscriberStore(path);
-    expect(store.find('multi@example.com')).toEqual([]);
-    store.close();
+    const store = await SubscriberStore.open(path);
+    expect(await store.find('multi@example.com')).toEqual([]);
+    await store.close();
   });
 
   it('SMTP down: the mails wait and arrive once it is back; 5xx marks an address bouncing', async () => {
@@ -236,9 +236,9 @@ describe('subscriptions service', () => {
       await until(() => sink.mailsTo('ok@example.com').length === 2 + i, 10_000);
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const store = new SubscriberStore(path);
-    expect(store.stats().subscribers).toMatchObject({ confirmed: 1, bouncing: 1 });
-    store.close();
+    const store = await SubscriberStore.open(path);
+    expect((await store.stats()).subscribers).toMatchObject({ confirmed: 1, bouncing: 1 });
+    await store.close();
   });
 
   it('speaks the language of the page variant subscribed from: answers, confirmation and event mails; Subject RFC 2047-encoded', async () => {

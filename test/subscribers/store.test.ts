@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../src/subscribers/migrations.ts';
+import { MIGRATIONS, SUBSCRIBER_MIGRATIONS } from '../../src/subscribers/migrations.ts';
+import { latestVersion } from '../../src/store/migrations.ts';
 import { CONFIRM_INTERVAL_MS, CONFIRM_TTL_MS, SubscriberStore } from '../../src/subscribers/store.ts';
 import { hashToken, manageToken, readManageToken } from '../../src/subscribers/tokens.ts';
 
@@ -21,175 +22,201 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function confirmed(store: SubscriberStore, email = alice, components: string[] = [], page = 'page_1') {
-  const request = store.subscribe(page, email, components, T0)!;
-  return store.confirm(request.token, T0 + 1)!;
+async function confirmed(store: SubscriberStore, email = alice, components: string[] = [], page = 'page_1') {
+  const request = (await store.subscribe(page, email, components, T0))!;
+  return (await store.confirm(request.token, T0 + 1))!;
 }
 
 describe('SubscriberStore', () => {
-  it('creates its file 0600 and migrates once (a reopened file keeps its rows)', () => {
+  it('creates its file 0600 and migrates once (a reopened file keeps its rows)', async () => {
     const path = tempDb();
-    const store = new SubscriberStore(path);
-    confirmed(store);
-    store.close();
+    const store = await SubscriberStore.open(path);
+    await confirmed(store);
+    await store.close();
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    const again = new SubscriberStore(path);
-    expect(again.list()).toHaveLength(1);
-    again.close();
+    const again = await SubscriberStore.open(path);
+    expect(await again.list()).toHaveLength(1);
+    await again.close();
   });
 
-  it('keeps only the hash of a confirmation token, which works once and only for 48 hours', () => {
-    const store = new SubscriberStore(':memory:');
-    const request = store.subscribe('page_1', alice, [], T0)!;
-    expect(JSON.stringify(store.list())).not.toContain(request.token);
-    expect(store.confirmable(request.token, T0 + CONFIRM_TTL_MS)).toBeNull();
-    expect(store.confirm('x'.repeat(43), T0)).toBeNull();
-    expect(store.confirm(request.token, T0 + 1000)?.state).toBe('confirmed');
-    expect(store.confirm(request.token, T0 + 2000)).toBeNull();
+  it('keeps only the hash of a confirmation token, which works once and only for 48 hours', async () => {
+    const store = await SubscriberStore.open(':memory:');
+    const request = (await store.subscribe('page_1', alice, [], T0))!;
+    expect(JSON.stringify(await store.list())).not.toContain(request.token);
+    expect(await store.confirmable(request.token, T0 + CONFIRM_TTL_MS)).toBeNull();
+    expect(await store.confirm('x'.repeat(43), T0)).toBeNull();
+    expect((await store.confirm(request.token, T0 + 1000))?.state).toBe('confirmed');
+    expect(await store.confirm(request.token, T0 + 2000)).toBeNull();
     expect(hashToken(request.token)).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('sends at most one confirmation an hour to an address, and none once it is confirmed', () => {
-    const store = new SubscriberStore(':memory:');
-    expect(store.subscribe('page_1', alice, [], T0)).not.toBeNull();
-    for (let i = 1; i < 100; i += 1) expect(store.subscribe('page_1', { address: 'ALICE@example.com', key: 'alice@example.com' }, [], T0 + i * 1000)).toBeNull();
-    const renewed = store.subscribe('page_1', alice, [], T0 + CONFIRM_INTERVAL_MS)!;
+  it('sends at most one confirmation an hour to an address, and none once it is confirmed', async () => {
+    const store = await SubscriberStore.open(':memory:');
+    expect(await store.subscribe('page_1', alice, [], T0)).not.toBeNull();
+    for (let i = 1; i < 100; i += 1) expect(await store.subscribe('page_1', { address: 'ALICE@example.com', key: 'alice@example.com' }, [], T0 + i * 1000)).toBeNull();
+    const renewed = (await store.subscribe('page_1', alice, [], T0 + CONFIRM_INTERVAL_MS))!;
     expect(renewed).not.toBeNull();
-    store.confirm(renewed.token, T0 + CONFIRM_INTERVAL_MS + 1);
-    expect(store.subscribe('page_1', alice, [], T0 + 10 * CONFIRM_INTERVAL_MS)).toBeNull();
+    await store.confirm(renewed.token, T0 + CONFIRM_INTERVAL_MS + 1);
+    expect(await store.subscribe('page_1', alice, [], T0 + 10 * CONFIRM_INTERVAL_MS)).toBeNull();
     // Another page is another subscription.
-    expect(store.subscribe('page_2', alice, [], T0)).not.toBeNull();
+    expect(await store.subscribe('page_2', alice, [], T0)).not.toBeNull();
   });
 
-  it('lets a visitor ask again at once when the confirmation could not be sent', () => {
-    const store = new SubscriberStore(':memory:');
-    const first = store.subscribe('page_1', alice, [], T0)!;
-    store.confirmationNotSent(first.id);
-    expect(store.subscribe('page_1', alice, [], T0 + 1000)).not.toBeNull();
+  it('lets a visitor ask again at once when the confirmation could not be sent', async () => {
+    const store = await SubscriberStore.open(':memory:');
+    const first = (await store.subscribe('page_1', alice, [], T0))!;
+    await store.confirmationNotSent(first.id);
+    expect(await store.subscribe('page_1', alice, [], T0 + 1000)).not.toBeNull();
   });
 
-  it('deletes unconfirmed requests once their link has expired', () => {
-    const store = new SubscriberStore(':memory:');
-    store.subscribe('page_1', alice, [], T0);
-    confirmed(store, bob);
-    expect(store.expirePending(T0 + CONFIRM_TTL_MS - 1)).toBe(0);
-    expect(store.expirePending(T0 + CONFIRM_TTL_MS)).toBe(1);
-    expect(store.list().map((s) => s.email)).toEqual(['bob@example.com']);
+  it('deletes unconfirmed requests once their link has expired', async () => {
+    const store = await SubscriberStore.open(':memory:');
+    await store.subscribe('page_1', alice, [], T0);
+    await confirmed(store, bob);
+    expect(await store.expirePending(T0 + CONFIRM_TTL_MS - 1)).toBe(0);
+    expect(await store.expirePending(T0 + CONFIRM_TTL_MS)).toBe(1);
+    expect((await store.list()).map((s) => s.email)).toEqual(['bob@example.com']);
   });
 
-  it('records an event once and queues it once per confirmed subscriber whose components it touches', () => {
-    const store = new SubscriberStore(':memory:');
-    confirmed(store, alice, []);
-    confirmed(store, bob, ['mon_db']);
-    store.subscribe('page_1', { address: 'carol@example.com', key: 'carol@example.com' }, [], T0);
-    expect(store.recordEvent('page_1', 'incident:1:created', '{}', new Set(['mon_api']), T0)).toBe(1);
-    expect(store.recordEvent('page_1', 'incident:1:created', '{}', new Set(['mon_api']), T0)).toBe(0);
-    expect(store.recordEvent('page_1', 'incident:2:created', '{}', new Set(['mon_db']), T0)).toBe(2);
-    expect(store.recordEvent('page_2', 'incident:2:created', '{}', new Set(['mon_db']), T0)).toBe(0);
-    expect(store.stats().outbox.pending).toBe(3);
+  it('records an event once and queues it once per confirmed subscriber whose components it touches', async () => {
+    const store = await SubscriberStore.open(':memory:');
+    await confirmed(store, alice, []);
+    await confirmed(store, bob, ['mon_db']);
+    await store.subscribe('page_1', { address: 'carol@example.com', key: 'carol@example.com' }, [], T0);
+    expect(await store.recordEvent('page_1', 'incident:1:created', '{}', new Set(['mon_api']), T0)).toBe(1);
+    expect(await store.recordEvent('page_1', 'incident:1:created', '{}', new Set(['mon_api']), T0)).toBe(0);
+    expect(await store.recordEvent('page_1', 'incident:2:created', '{}', new Set(['mon_db']), T0)).toBe(2);
+    expect(await store.recordEvent('page_2', 'incident:2:created', '{}', new Set(['mon_db']), T0)).toBe(0);
+    expect((await store.stats()).outbox.pending).toBe(3);
   });
 
-  it('claims each mail once; retries wait; a crash leaves claimed mails unsent, never twice', () => {
+  it('claims each mail once; retries wait; a crash leaves claimed mails unsent, never twice', async () => {
     const path = tempDb();
-    const store = new SubscriberStore(path);
-    confirmed(store, alice);
-    confirmed(store, bob);
-    store.recordEvent('page_1', 'e1', '{}', new Set(['m']), T0);
-    const [first, second] = store.claimDue(T0, 10);
-    expect(store.claimDue(T0, 10)).toEqual([]);
-    store.markSent(first!, T0);
-    store.markRetry(second!, T0 + 60_000, T0);
-    expect(store.claimDue(T0 + 59_999, 10)).toEqual([]);
-    expect(store.nextDue()).toBe(T0 + 60_000);
-    const again = store.claimDue(T0 + 60_000, 10);
+    const store = await SubscriberStore.open(path);
+    await confirmed(store, alice);
+    await confirmed(store, bob);
+    await store.recordEvent('page_1', 'e1', '{}', new Set(['m']), T0);
+    const [first, second] = await store.claimDue(T0, 10);
+    expect(await store.claimDue(T0, 10)).toEqual([]);
+    await store.markSent(first!, T0);
+    await store.markRetry(second!, T0 + 60_000, T0);
+    expect(await store.claimDue(T0 + 59_999, 10)).toEqual([]);
+    expect(await store.nextDue()).toBe(T0 + 60_000);
+    const again = await store.claimDue(T0 + 60_000, 10);
     expect(again).toHaveLength(1);
     expect(again[0]!.attempts).toBe(2);
-    store.close();
+    await store.close();
     // The process dies while `again` is with SMTP.
-    const restarted = new SubscriberStore(path);
-    expect(restarted.recoverInFlight(T0)).toBe(1);
-    expect(restarted.claimDue(T0 + 3_600_000, 10)).toEqual([]);
-    expect(restarted.stats().outbox).toMatchObject({ sent: 1, unknown: 1, pending: 0, sending: 0 });
-    restarted.close();
+    const restarted = await SubscriberStore.open(path);
+    expect(await restarted.recoverInFlight(T0)).toBe(1);
+    expect(await restarted.claimDue(T0 + 3_600_000, 10)).toEqual([]);
+    expect((await restarted.stats()).outbox).toMatchObject({ sent: 1, unknown: 1, pending: 0, sending: 0 });
+    await restarted.close();
   });
 
-  it('marks an address bouncing after three permanent failures in a row, and sends it nothing more', () => {
-    const store = new SubscriberStore(':memory:');
-    const subscriber = confirmed(store, alice);
+  it('marks an address bouncing after three permanent failures in a row, and sends it nothing more', async () => {
+    const store = await SubscriberStore.open(':memory:');
+    const subscriber = await confirmed(store, alice);
     for (let i = 0; i < 3; i += 1) {
-      store.recordEvent('page_1', `e${i}`, '{}', new Set(['m']), T0);
-      const [due] = store.claimDue(T0, 1);
-      store.markFailed(due!, T0);
+      await store.recordEvent('page_1', `e${i}`, '{}', new Set(['m']), T0);
+      const [due] = await store.claimDue(T0, 1);
+      await store.markFailed(due!, T0);
     }
-    expect(store.get(subscriber.id)?.state).toBe('bouncing');
-    expect(store.recordEvent('page_1', 'e4', '{}', new Set(['m']), T0)).toBe(0);
+    expect((await store.get(subscriber.id))?.state).toBe('bouncing');
+    expect(await store.recordEvent('page_1', 'e4', '{}', new Set(['m']), T0)).toBe(0);
   });
 
-  it('deletes the subscribers of a page only after it has been missing for the whole grace period', () => {
-    const store = new SubscriberStore(':memory:');
-    confirmed(store, alice, [], 'gone');
-    confirmed(store, bob, [], 'kept');
+  it('deletes the subscribers of a page only after it has been missing for the whole grace period', async () => {
+    const store = await SubscriberStore.open(':memory:');
+    await confirmed(store, alice, [], 'gone');
+    await confirmed(store, bob, [], 'kept');
     const grace = 3_600_000;
-    expect(store.notePages(new Set(['kept']), T0, grace)).toBe(0);
+    expect(await store.notePages(new Set(['kept']), T0, grace)).toBe(0);
     // Back in the data: the clock starts again.
-    expect(store.notePages(new Set(['kept', 'gone']), T0 + grace / 2, grace)).toBe(0);
-    expect(store.notePages(new Set(['kept']), T0 + grace, grace)).toBe(0);
-    expect(store.notePages(new Set(['kept']), T0 + 2 * grace - 1, grace)).toBe(0);
-    expect(store.notePages(new Set(['kept']), T0 + 2 * grace, grace)).toBe(1);
-    expect(store.list().map((s) => s.pageId)).toEqual(['kept']);
+    expect(await store.notePages(new Set(['kept', 'gone']), T0 + grace / 2, grace)).toBe(0);
+    expect(await store.notePages(new Set(['kept']), T0 + grace, grace)).toBe(0);
+    expect(await store.notePages(new Set(['kept']), T0 + 2 * grace - 1, grace)).toBe(0);
+    expect(await store.notePages(new Set(['kept']), T0 + 2 * grace, grace)).toBe(1);
+    expect((await store.list()).map((s) => s.pageId)).toEqual(['kept']);
   });
 
-  it('unsubscribing deletes the address and its waiting mails; manage tokens cannot be forged', () => {
-    const store = new SubscriberStore(':memory:');
-    const subscriber = confirmed(store, alice);
-    store.recordEvent('page_1', 'e1', '{}', new Set(['m']), T0);
+  it('unsubscribing deletes the address and its waiting mails; manage tokens cannot be forged', async () => {
+    const store = await SubscriberStore.open(':memory:');
+    const subscriber = await confirmed(store, alice);
+    await store.recordEvent('page_1', 'e1', '{}', new Set(['m']), T0);
     const token = manageToken(store.secret(), subscriber.id);
     expect(readManageToken(store.secret(), token)).toBe(subscriber.id);
     expect(readManageToken(store.secret(), `${subscriber.id}.${'A'.repeat(43)}`)).toBeNull();
     expect(readManageToken('another key', token)).toBeNull();
     expect(readManageToken(store.secret(), 'nonsense')).toBeNull();
-    expect(store.remove(subscriber.id)).toBe(true);
-    expect(store.stats().outbox.pending).toBe(0);
-    expect(store.find('ALICE@example.com')).toEqual([]);
+    expect(await store.remove(subscriber.id)).toBe(true);
+    expect((await store.stats()).outbox.pending).toBe(0);
+    expect(await store.find('ALICE@example.com')).toEqual([]);
+  });
+});
+
+describe('SubscriberStore with callers at once (the asynchronous interface)', () => {
+  it('one subscription and one mailed token for the same address asked ten times at once; a token confirms once', async () => {
+    const store = await SubscriberStore.open(':memory:');
+    const answers = await Promise.all(Array.from({ length: 10 }, () => store.subscribe('page_1', alice, [], T0)));
+    const mailed = answers.filter((answer) => answer !== null);
+    expect(mailed).toHaveLength(1);
+    expect(await store.list()).toHaveLength(1);
+    const confirmations = await Promise.all(Array.from({ length: 5 }, () => store.confirm(mailed[0]!.token, T0 + 1)));
+    expect(confirmations.filter((subscriber) => subscriber !== null)).toHaveLength(1);
+    await store.close();
+  });
+
+  it('claims each due mail once when two senders claim at once', async () => {
+    const store = await SubscriberStore.open(':memory:');
+    for (const address of ['a', 'b', 'c', 'd', 'e']) await confirmed(store, { address: `${address}@example.com`, key: `${address}@example.com` });
+    await store.recordEvent('page_1', 'e1', '{}', new Set(['m']), T0);
+    const [first, second] = await Promise.all([store.claimDue(T0, 3), store.claimDue(T0, 3)]);
+    const claimed = [...first!, ...second!].map((mail) => mail.subscriberId);
+    expect(claimed).toHaveLength(5);
+    expect(new Set(claimed).size).toBe(5);
+    await store.close();
   });
 });
 
 describe('SubscriberStore languages (migration 2)', () => {
-  it('migrates a version-1 file: its rows keep everything and read the page default (NULL), its waiting mails still go out', () => {
+  it('migrates a version-1 file: its rows keep everything and read the page default (NULL), its waiting mails still go out', async () => {
     const path = tempDb();
     mkdirSync(dirname(path), { recursive: true });
     // The store as the previous release left it: schema version 1, a subscriber, an event queued for them.
     const old = new DatabaseSync(path);
-    old.exec(MIGRATIONS.find((migration) => migration.version === 1)!.sql);
+    old.exec(MIGRATIONS.find((migration) => migration.version === 1)!.scripts.sqlite!);
     old.exec('PRAGMA user_version = 1');
     old.prepare(`INSERT INTO subscribers (id, page_id, email, email_key, components, state, created_at, confirmed_at) VALUES ('s1', 'page_1', 'alice@example.com', 'alice@example.com', '[]', 'confirmed', ?, ?)`).run(T0, T0);
     old.prepare(`INSERT INTO events (id, page_id, key, mail, created_at) VALUES (1, 'page_1', 'incident:i1:created', '{"subject":"Old mail"}', ?)`).run(T0);
     old.prepare(`INSERT INTO outbox (subscriber_id, event_id, state, attempts, next_attempt, created_at, updated_at) VALUES ('s1', 1, 'pending', 0, ?, ?, ?)`).run(T0, T0, T0);
     old.close();
 
-    const store = new SubscriberStore(path);
+    const store = await SubscriberStore.open(path);
     const version = new DatabaseSync(path, { readOnly: true });
-    expect(version.prepare('PRAGMA user_version').get()).toEqual({ user_version: 2 });
+    // Migrated to the newest version (3 moved times to ISO text), recorded where an older Porchlight looks too.
+    expect(version.prepare('PRAGMA user_version').get()).toEqual({ user_version: latestVersion(SUBSCRIBER_MIGRATIONS) });
+    expect(version.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((row) => row.version)).toEqual([1, 2, 3]);
     version.close();
-    expect(store.get('s1')).toMatchObject({ email: 'alice@example.com', state: 'confirmed', locale: null });
-    expect(store.subscriberLocales('page_1')).toEqual([null]);
-    expect(store.claimDue(T0 + 1, 10)).toEqual([{ subscriberId: 's1', eventId: 1, email: 'alice@example.com', locale: null, mail: '{"subject":"Old mail"}', attempts: 1 }]);
+    expect(await store.get('s1')).toMatchObject({ email: 'alice@example.com', state: 'confirmed', locale: null });
+    expect(await store.subscriberLocales('page_1')).toEqual([null]);
+    expect(await store.claimDue(T0 + 1, 10)).toEqual([{ subscriberId: 's1', eventId: 1, email: 'alice@example.com', locale: null, mail: '{"subject":"Old mail"}', attempts: 1 }]);
     // New subscribers keep the language they asked in.
-    const request = store.subscribe('page_1', bob, [], T0, 'de')!;
-    store.confirm(request.token, T0 + 1);
-    expect(store.get(request.id)?.locale).toBe('de');
-    expect(store.subscriberLocales('page_1')).toEqual([null, 'de']);
-    store.close();
+    const request = (await store.subscribe('page_1', bob, [], T0, 'de'))!;
+    await store.confirm(request.token, T0 + 1);
+    expect((await store.get(request.id))?.locale).toBe('de');
+    expect(await store.subscriberLocales('page_1')).toEqual([null, 'de']);
+    await store.close();
   });
 
-  it('a pending request takes the newest language; a confirmed subscriber keeps theirs', () => {
-    const store = new SubscriberStore(':memory:');
-    const first = store.subscribe('page_1', alice, [], T0, 'de')!;
-    store.subscribe('page_1', alice, [], T0 + CONFIRM_INTERVAL_MS, 'fr');
-    expect(store.get(first.id)?.locale).toBe('fr');
-    const done = confirmed(store, bob);
-    store.subscribe('page_1', bob, [], T0 + CONFIRM_INTERVAL_MS, 'ar');
-    expect(store.get(done.id)?.locale).toBeNull();
-    store.close();
+  it('a pending request takes the newest language; a confirmed subscriber keeps theirs', async () => {
+    const store = await SubscriberStore.open(':memory:');
+    const first = (await store.subscribe('page_1', alice, [], T0, 'de'))!;
+    await store.subscribe('page_1', alice, [], T0 + CONFIRM_INTERVAL_MS, 'fr');
+    expect((await store.get(first.id))?.locale).toBe('fr');
+    const done = await confirmed(store, bob);
+    await store.subscribe('page_1', bob, [], T0 + CONFIRM_INTERVAL_MS, 'ar');
+    expect((await store.get(done.id))?.locale).toBeNull();
+    await store.close();
   });
 });

@@ -1,7 +1,7 @@
 import { CHECK_STATUSES, type CheckStatus } from '../../contract/monitor.ts';
 import type { Database } from './database.ts';
 import { newId } from './ids.ts';
-import { bit, int, intOrNull, oneOf, text, textOrNull, type Row } from './rows.ts';
+import { bit, int, intOrNull, oneOf, text, textOrNull, type Row, fromTable } from './rows.ts';
 
 export interface CheckRecord {
   id: string;
@@ -21,16 +21,18 @@ export interface NewCheck extends Omit<CheckRecord, 'id'> {
 }
 
 function toCheck(row: Row): CheckRecord {
-  return {
-    id: text(row, 'id'),
-    monitorId: text(row, 'monitor_id'),
-    status: oneOf(row, 'status', CHECK_STATUSES),
-    latency: int(row, 'latency'),
-    statusCode: intOrNull(row, 'status_code'),
-    region: text(row, 'region'),
-    checkedAt: text(row, 'checked_at'),
-    error: textOrNull(row, 'error'),
-  };
+  return fromTable('checks', () => {
+    return {
+      id: text(row, 'id'),
+      monitorId: text(row, 'monitor_id'),
+      status: oneOf(row, 'status', CHECK_STATUSES),
+      latency: int(row, 'latency'),
+      statusCode: intOrNull(row, 'status_code'),
+      region: text(row, 'region'),
+      checkedAt: text(row, 'checked_at'),
+      error: textOrNull(row, 'error'),
+    };
+  });
 }
 
 /** Check history. Callers scope by organization by resolving the monitor first. */

@@ -1,6 +1,6 @@
 import type { Database } from './database.ts';
 import { newId } from './ids.ts';
-import { flag, int, intOrNull, oneOf, text, textOrNull, type Row } from './rows.ts';
+import { flag, int, intOrNull, oneOf, text, textOrNull, type Row, fromTable } from './rows.ts';
 
 export const DELIVERY_OUTCOMES = ['delivered', 'failed', 'skipped'] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
@@ -25,19 +25,21 @@ export interface DeliveryAttemptRecord {
 export type NewDeliveryAttempt = Omit<DeliveryAttemptRecord, 'id'>;
 
 function toAttempt(row: Row): DeliveryAttemptRecord {
-  return {
-    id: text(row, 'id'),
-    deliveryId: text(row, 'delivery_id'),
-    organizationId: text(row, 'organization_id'),
-    channelId: text(row, 'channel_id'),
-    event: text(row, 'event'),
-    attempt: int(row, 'attempt'),
-    outcome: oneOf(row, 'outcome', DELIVERY_OUTCOMES),
-    willRetry: flag(row, 'will_retry'),
-    statusCode: intOrNull(row, 'status_code'),
-    error: textOrNull(row, 'error'),
-    attemptedAt: text(row, 'attempted_at'),
-  };
+  return fromTable('notification_deliveries', () => {
+    return {
+      id: text(row, 'id'),
+      deliveryId: text(row, 'delivery_id'),
+      organizationId: text(row, 'organization_id'),
+      channelId: text(row, 'channel_id'),
+      event: text(row, 'event'),
+      attempt: int(row, 'attempt'),
+      outcome: oneOf(row, 'outcome', DELIVERY_OUTCOMES),
+      willRetry: flag(row, 'will_retry'),
+      statusCode: intOrNull(row, 'status_code'),
+      error: textOrNull(row, 'error'),
+      attemptedAt: text(row, 'attempted_at'),
+    };
+  });
 }
 
 /** The delivery log of notification channels. */

@@ -6,10 +6,10 @@ export class StoreDataError extends Error {
   }
 }
 
-/** The database file was written by a newer schema than this code knows. */
+/** The database file was migrated by a newer Porchlight than this one (the same words as src/store's). */
 export class StoreVersionError extends Error {
   constructor(found: number, supported: number) {
-    super(`database schema version ${found} is newer than the supported version ${supported}`);
+    super(`the API database is at schema version ${found}, newer than this Porchlight knows (${supported}): run the newer Porchlight, or restore a backup made with this one`);
     this.name = 'StoreVersionError';
   }
 }

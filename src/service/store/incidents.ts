@@ -7,7 +7,7 @@ import {
 import { affectedMonitorsOf, replaceAffectedMonitors, type AffectedMonitorRecord } from './affected-monitors.ts';
 import type { Database } from './database.ts';
 import { newId } from './ids.ts';
-import { int, oneOf, placeholders, text, textOrNull, type Row } from './rows.ts';
+import { int, oneOf, placeholders, text, textOrNull, type Row, fromTable } from './rows.ts';
 
 export interface IncidentUpdateRecord {
   id: string;
@@ -39,12 +39,14 @@ export interface NewIncident {
 }
 
 function toUpdate(row: Row): IncidentUpdateRecord {
-  return {
-    id: text(row, 'id'),
-    status: oneOf(row, 'status', INCIDENT_STATUSES),
-    message: text(row, 'message'),
-    createdAt: text(row, 'created_at'),
-  };
+  return fromTable('incident_updates', () => {
+    return {
+      id: text(row, 'id'),
+      status: oneOf(row, 'status', INCIDENT_STATUSES),
+      message: text(row, 'message'),
+      createdAt: text(row, 'created_at'),
+    };
+  });
 }
 
 export class IncidentRepository {

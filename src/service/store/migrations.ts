@@ -1,6 +1,6 @@
 import type { Database } from './database.ts';
 import { StoreVersionError } from './errors.ts';
-import { int } from './rows.ts';
+import { int, intOrNull } from './rows.ts';
 
 interface Migration {
   version: number;
@@ -9,8 +9,11 @@ interface Migration {
 }
 
 /**
- * Ordered schema changes. The applied version lives in SQLite's `PRAGMA user_version`;
- * append new entries, never edit applied ones.
+ * Ordered schema changes; append new entries, never edit applied ones. Run the way the storage
+ * floor's runner runs Porchlight's own stores (src/store/migrations.ts; the service keeps its own
+ * copy because it shares nothing with the site but src/contract): each applied version recorded
+ * in `schema_migrations`, SQLite's `PRAGMA user_version` kept in step (files from before the table
+ * are adopted from it), and a database newer than the code refused before anything is written.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -246,19 +249,48 @@ export const MIGRATIONS: readonly Migration[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.reduce((latest, migration) => Math.max(latest, migration.version), 0);
 
-export function schemaVersion(db: Database): number {
+const TABLE = 'schema_migrations';
+
+function tableExists(db: Database): boolean {
+  return db.statement("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(TABLE) !== undefined;
+}
+
+function recordedVersion(db: Database): number {
+  if (!tableExists(db)) return 0;
+  const row = db.statement(`SELECT MAX(version) AS version FROM ${TABLE}`).get();
+  return row ? (intOrNull(row, 'version') ?? 0) : 0;
+}
+
+function legacyVersion(db: Database): number {
   const row = db.connection.prepare('PRAGMA user_version').get();
   return row ? int(row, 'user_version') : 0;
 }
 
+/** The version the database is at: its recorded migrations, else SQLite's user_version. */
+export function schemaVersion(db: Database): number {
+  return Math.max(recordedVersion(db), legacyVersion(db));
+}
+
 /** Brings the schema up to SCHEMA_VERSION, one transaction per migration. */
-export function migrate(db: Database): void {
+export function migrate(db: Database, now: () => Date = () => new Date()): void {
   const current = schemaVersion(db);
   if (current > SCHEMA_VERSION) throw new StoreVersionError(current, SCHEMA_VERSION);
+  const record = (version: number, description: string) =>
+    db.statement(`INSERT INTO ${TABLE} (version, description, applied_at) VALUES (?, ?, ?) ON CONFLICT (version) DO NOTHING`).run(version, description, now().toISOString());
+  if (!tableExists(db) || recordedVersion(db) < legacyVersion(db)) {
+    db.transaction(() => {
+      db.connection.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+      const legacy = legacyVersion(db);
+      for (const migration of MIGRATIONS) if (migration.version <= legacy) record(migration.version, `${migration.description} (recorded before ${TABLE})`);
+    });
+  }
   for (const migration of MIGRATIONS) {
     if (migration.version <= current) continue;
     db.transaction(() => {
+      // Re-read inside the write lock: two processes opening at once apply it once.
+      if (recordedVersion(db) >= migration.version) return;
       db.connection.exec(migration.sql);
+      record(migration.version, migration.description);
       // PRAGMA does not take bound parameters; the version is a trusted integer from the list above.
       db.connection.exec(`PRAGMA user_version = ${migration.version}`);
     });

@@ -17,7 +17,7 @@ import {
 } from '../../contract/monitor.ts';
 import type { Database } from './database.ts';
 import { newId } from './ids.ts';
-import { bit, flag, int, intOrNull, json, oneOf, oneOfOrNull, placeholders, text, textOrNull, type Row } from './rows.ts';
+import { bit, flag, int, intOrNull, json, oneOf, oneOfOrNull, placeholders, text, textOrNull, type Row, fromTable } from './rows.ts';
 
 /** Stored health of the latest evaluation; `paused` and `maintenance` are derived when read. */
 export const MONITOR_HEALTH = ['pending', 'up', 'down', 'degraded'] as const;
@@ -107,29 +107,31 @@ const SELECT_MONITOR = `
   FROM monitors m`;
 
 function toMonitor(row: Row): MonitorRecord {
-  return {
-    id: text(row, 'id'),
-    name: text(row, 'name'),
-    type: oneOf(row, 'type', MONITOR_TYPES),
-    active: flag(row, 'active'),
-    interval: int(row, 'interval_seconds'),
-    timeout: int(row, 'timeout_seconds'),
-    url: textOrNull(row, 'url'),
-    host: textOrNull(row, 'host'),
-    port: intOrNull(row, 'port'),
-    method: text(row, 'method'),
-    headers: json(row, 'headers_json', headersJson),
-    body: textOrNull(row, 'body'),
-    regions: json(row, 'regions_json', regionsJson),
-    autoIncidents: flag(row, 'auto_incidents'),
-    rules: json(row, 'rules_json', rulesJson),
-    currentStatus: oneOf(row, 'current_status', MONITOR_STATUSES),
-    lastStatus: oneOfOrNull(row, 'last_status', CHECK_STATUSES),
-    lastLatency: intOrNull(row, 'last_latency'),
-    lastCheckedAt: textOrNull(row, 'last_checked_at'),
-    createdAt: text(row, 'created_at'),
-    updatedAt: text(row, 'updated_at'),
-  };
+  return fromTable('monitors', () => {
+    return {
+      id: text(row, 'id'),
+      name: text(row, 'name'),
+      type: oneOf(row, 'type', MONITOR_TYPES),
+      active: flag(row, 'active'),
+      interval: int(row, 'interval_seconds'),
+      timeout: int(row, 'timeout_seconds'),
+      url: textOrNull(row, 'url'),
+      host: textOrNull(row, 'host'),
+      port: intOrNull(row, 'port'),
+      method: text(row, 'method'),
+      headers: json(row, 'headers_json', headersJson),
+      body: textOrNull(row, 'body'),
+      regions: json(row, 'regions_json', regionsJson),
+      autoIncidents: flag(row, 'auto_incidents'),
+      rules: json(row, 'rules_json', rulesJson),
+      currentStatus: oneOf(row, 'current_status', MONITOR_STATUSES),
+      lastStatus: oneOfOrNull(row, 'last_status', CHECK_STATUSES),
+      lastLatency: intOrNull(row, 'last_latency'),
+      lastCheckedAt: textOrNull(row, 'last_checked_at'),
+      createdAt: text(row, 'created_at'),
+      updatedAt: text(row, 'updated_at'),
+    };
+  });
 }
 
 export class MonitorRepository {

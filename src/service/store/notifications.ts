@@ -11,7 +11,7 @@ import {
 } from '../../contract/notification.ts';
 import type { Database } from './database.ts';
 import { newId } from './ids.ts';
-import { bit, flag, int, oneOf, text, textOrNull, type Row } from './rows.ts';
+import { bit, flag, int, oneOf, text, textOrNull, type Row, fromTable } from './rows.ts';
 
 export type NotificationChannelRecord = {
   id: string;
@@ -47,18 +47,20 @@ const FLAG_COLUMNS: Record<EventFlag, string> = {
 };
 
 function toChannel(row: Row): NotificationChannelRecord {
-  const flags = Object.fromEntries(EVENT_FLAGS.map((name) => [name, flag(row, FLAG_COLUMNS[name])])) as Record<EventFlag, boolean>;
-  return {
-    id: text(row, 'id'),
-    name: text(row, 'name'),
-    type: oneOf(row, 'type', CHANNEL_TYPES),
-    webhookUrl: textOrNull(row, 'webhook_url'),
-    recipientEmail: textOrNull(row, 'recipient_email'),
-    enabled: flag(row, 'enabled'),
-    ...flags,
-    createdAt: text(row, 'created_at'),
-    updatedAt: text(row, 'updated_at'),
-  };
+  return fromTable('notification_channels', () => {
+    const flags = Object.fromEntries(EVENT_FLAGS.map((name) => [name, flag(row, FLAG_COLUMNS[name])])) as Record<EventFlag, boolean>;
+    return {
+      id: text(row, 'id'),
+      name: text(row, 'name'),
+      type: oneOf(row, 'type', CHANNEL_TYPES),
+      webhookUrl: textOrNull(row, 'webhook_url'),
+      recipientEmail: textOrNull(row, 'recipient_email'),
+      enabled: flag(row, 'enabled'),
+      ...flags,
+      createdAt: text(row, 'created_at'),
+      updatedAt: text(row, 'updated_at'),
+    };
+  });
 }
 
 export class NotificationChannelRepository {

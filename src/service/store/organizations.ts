@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Plan } from '../../contract/organization.ts';
 import type { Database } from './database.ts';
 import { newId } from './ids.ts';
-import { bit, flag, int, text, textOrNull, type Row } from './rows.ts';
+import { bit, flag, int, text, textOrNull, type Row, fromTable } from './rows.ts';
 
 export interface OrganizationRecord {
   id: string;
@@ -43,18 +43,20 @@ function slugify(name: string): string {
 }
 
 function toOrganization(row: Row): OrganizationRecord {
-  const subscriptionActive = flag(row, 'subscription_active');
-  return {
-    id: text(row, 'id'),
-    name: text(row, 'name'),
-    slug: text(row, 'slug'),
-    logo: textOrNull(row, 'logo'),
-    createdAt: text(row, 'created_at'),
-    subscriptionActive,
-    subscriptionPlanName: text(row, 'subscription_plan_name'),
-    cancelAtPeriodEnd: flag(row, 'cancel_at_period_end'),
-    plan: subscriptionActive ? 'pro' : 'free',
-  };
+  return fromTable('organizations', () => {
+    const subscriptionActive = flag(row, 'subscription_active');
+    return {
+      id: text(row, 'id'),
+      name: text(row, 'name'),
+      slug: text(row, 'slug'),
+      logo: textOrNull(row, 'logo'),
+      createdAt: text(row, 'created_at'),
+      subscriptionActive,
+      subscriptionPlanName: text(row, 'subscription_plan_name'),
+      cancelAtPeriodEnd: flag(row, 'cancel_at_period_end'),
+      plan: subscriptionActive ? 'pro' : 'free',
+    };
+  });
 }
 
 export class OrganizationRepository {

@@ -5,6 +5,19 @@ import { StoreDataError } from './errors.ts';
 /** A row as node:sqlite returns it. */
 export type Row = Record<string, SQLOutputValue>;
 
+/**
+ * Reads one row of `table` with `read`: a StoreDataError then names `table.column`, as the storage
+ * floor's row reader does (src/store/rows.ts; the service keeps its own, see docs/storage.md).
+ */
+export function fromTable<T>(table: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof StoreDataError && error.message.startsWith('column ')) throw new StoreDataError(`${table}.${error.message.slice('column '.length)}`);
+    throw error;
+  }
+}
+
 function fail(column: string, expected: string, value: SQLOutputValue | undefined): never {
   throw new StoreDataError(`column ${column}: expected ${expected}, found ${value === null ? 'null' : typeof value}`);
 }

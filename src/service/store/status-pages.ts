@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { CreateStatusPage, updateStatusPageSchema } from '../../contract/status-page.ts';
 import type { Database } from './database.ts';
 import { newId } from './ids.ts';
-import { bit, flag, int, placeholders, text, textOrNull, type Row } from './rows.ts';
+import { bit, flag, int, placeholders, text, textOrNull, type Row, fromTable } from './rows.ts';
 
 export interface PageMonitorRecord {
   id: string;
@@ -43,22 +43,24 @@ export type StatusPageFields = Omit<CreateStatusPage, 'monitors'>;
 export type StatusPageChanges = Omit<z.output<typeof updateStatusPageSchema>, 'monitors'>;
 
 function toPage(row: Row, monitors: PageMonitorRecord[]): StatusPageRecord {
-  return {
-    id: text(row, 'id'),
-    name: text(row, 'name'),
-    slug: text(row, 'slug'),
-    isPublic: flag(row, 'is_public'),
-    customDomain: textOrNull(row, 'custom_domain'),
-    brandColor: text(row, 'brand_color'),
-    logoUrl: textOrNull(row, 'logo_url'),
-    headerText: textOrNull(row, 'header_text'),
-    footerText: textOrNull(row, 'footer_text'),
-    customCss: textOrNull(row, 'custom_css'),
-    showResponseTimes: flag(row, 'show_response_times'),
-    monitors,
-    createdAt: text(row, 'created_at'),
-    updatedAt: text(row, 'updated_at'),
-  };
+  return fromTable('status_pages', () => {
+    return {
+      id: text(row, 'id'),
+      name: text(row, 'name'),
+      slug: text(row, 'slug'),
+      isPublic: flag(row, 'is_public'),
+      customDomain: textOrNull(row, 'custom_domain'),
+      brandColor: text(row, 'brand_color'),
+      logoUrl: textOrNull(row, 'logo_url'),
+      headerText: textOrNull(row, 'header_text'),
+      footerText: textOrNull(row, 'footer_text'),
+      customCss: textOrNull(row, 'custom_css'),
+      showResponseTimes: flag(row, 'show_response_times'),
+      monitors,
+      createdAt: text(row, 'created_at'),
+      updatedAt: text(row, 'updated_at'),
+    };
+  });
 }
 
 export class StatusPageRepository {

@@ -1,0 +1,20 @@
+/** A row holds something the code cannot read back; the message names the table and the column. */
+export class StoreDataError extends Error {
+  override name = 'StoreDataError';
+}
+
+/** The database was migrated by a newer Porchlight than this one: refused before anything is written. */
+export class StoreVersionError extends Error {
+  override name = 'StoreVersionError';
+
+  readonly store: string;
+  readonly found: number;
+  readonly supported: number;
+
+  constructor(store: string, found: number, supported: number) {
+    super(`the ${store} database is at schema version ${found}, newer than this Porchlight knows (${supported}): run the newer Porchlight, or restore a backup made with this one`);
+    this.store = store;
+    this.found = found;
+    this.supported = supported;
+  }
+}
