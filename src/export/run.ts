@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExportIndex } from '../site/view/export-index.ts';
 import { DataUnavailableError } from './crawl.ts';
-import { readExportIndex, renderExport } from './render.ts';
+import { readExportIndex, renderExport, type RenderedExport } from './render.ts';
 import type { ExportSite } from './site-runner.ts';
 import { summaryLine } from './summary.ts';
 import { writeExport, type WriteResult } from './writer.ts';
@@ -24,6 +24,8 @@ export interface PassOutcome {
   index: ExportIndex;
   result: WriteResult;
   line: string;
+  /** The files of the pass in memory, with the site's answers (what a publisher uploads). */
+  rendered: RenderedExport;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function exportPass(site: ExportSite, options: PassOptions, counted
     stale: rendered.index.stale,
     subscribeFormLeftOut: site.subscribeFormLeftOut,
   });
-  return { index: rendered.index, result, line };
+  return { index: rendered.index, result, line, rendered };
 }
 
 export const WATCH_PROBE_MS = 1_000;
@@ -59,6 +61,8 @@ export async function watchExports(
   first: PassOutcome,
   signal: AbortSignal,
   say: (line: string) => void,
+  /** Runs after each pass (publishing it); a failure is reported and the pass is tried again. */
+  afterPass?: (pass: PassOutcome) => Promise<void>,
 ): Promise<void> {
   let exported = first.index;
   /** The site's request count at the last printed summary: each line counts the requests since. */
@@ -86,6 +90,8 @@ export async function watchExports(
         say(pass.line);
         printedAt = pass.index.apiRequests;
       }
+      // Until it has succeeded, the next probe sees data it has not handled and runs the pass again.
+      await afterPass?.(pass);
       exported = pass.index;
     } catch (error) {
       report(error instanceof DataUnavailableError ? 'the site has no status data it may show (the API has failed for longer than CACHE_MAX_STALE_SECONDS, or never answered)' : describe(error));
