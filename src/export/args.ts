@@ -14,8 +14,8 @@ export interface ExportArgs {
   /** '' (served from the root) or e.g. '/status'. */
   basePath: string;
   watch: boolean;
-  /** --publish s3://BUCKET/PREFIX: the bucket each export is published to, or null. */
-  publish: PublishTarget | null;
+  /** --publish s3://BUCKET/PREFIX: the bucket each export is published to; absent without the option. */
+  publish?: PublishTarget;
   help: boolean;
 }
 
@@ -69,5 +69,5 @@ export function parseExportArgs(argv: readonly string[], cwd: string): ExportArg
       throw new UsageError(`unknown option ${argument} (see --help)`);
     }
   }
-  return { outDir: path.resolve(cwd, out), basePath, watch, publish, help };
+  return { outDir: path.resolve(cwd, out), basePath, watch, help, ...(publish && { publish }) };
 }

@@ -72,6 +72,7 @@ export function planPublish(desired: ReadonlyMap<string, DesiredObject>, manifes
   plan.create.sort(uploadOrder);
   plan.replace.sort(uploadOrder);
   plan.verify.sort(uploadOrder);
+  plan.unchanged.sort();
   plan.delete.sort();
   return plan;
 }
