@@ -24,6 +24,7 @@ import {
 import { createHash } from 'node:crypto';
 import type { FileAnswer } from '../crawl.ts';
 import { parseBucketManifest, PUBLISH_MANIFEST_NAME, serializeBucketManifest, type BucketManifest } from './manifest.ts';
+import { useContentMd5ForDeletes } from './delete-md5.ts';
 import { objectHeaders } from './object-headers.ts';
 import { batches, DELETE_BATCH, desiredObject, finalManifest, interimManifest, planPublish, uploadOrder, type DesiredObject } from './plan.ts';
 import { describeTarget, fileOfKey, objectKey, type PublishTarget } from './s3-url.ts';
@@ -98,6 +99,7 @@ export class Publisher {
     this.target = target;
     this.settings = settings;
     this.client = new S3Client(settings.config);
+    useContentMd5ForDeletes(this.client);
   }
 
   private async step<T>(doing: string, run: () => Promise<T>): Promise<T> {
