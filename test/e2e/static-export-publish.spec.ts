@@ -284,18 +284,26 @@ test.describe('a publisher that is killed', () => {
 });
 
 test.describe('--watch --publish', () => {
-  test('keeps the bucket current: a change reaches it within seconds', async () => {
-    test.setTimeout(90_000);
-    const watch = startExportWatch(['--out', out, '--publish', `s3://${s3.bucket}/${PREFIX}`], access, { ...s3.env, ...SETTINGS, CACHE_FRESH_SECONDS: '1' });
+  test('keeps the bucket current: a change reaches it within seconds, also once the store recovers from an outage', async () => {
+    test.setTimeout(150_000);
+    const watch = startExportWatch(['--out', out, '--publish', `s3://${s3.bucket}/${PREFIX}`], access, { ...s3.env, ...SETTINGS, CACHE_FRESH_SECONDS: '3' });
     try {
       await watch.waitForLine(/^Published /, 1, 60_000);
+      // The store refuses every upload for a while: the watcher says so once and keeps trying.
+      s3.throttleNext = Number.POSITIVE_INFINITY;
       const added = await api.incidents.create({ title: 'Search is slow', message: 'Looking into it.', severity: 'minor', monitorIds: [acme.monitors[0]!.monitorId] });
-      const line = await watch.waitForLine(/^Published /, 2, 60_000);
+      await expect.poll(() => watch.stderr.filter((line) => /SlowDown.*trying again/.test(line)).length, { timeout: 60_000 }).toBe(1);
+      expect(watch.stdout.filter((line) => line.startsWith('Published '))).toHaveLength(1);
+      s3.throttleNext = 0;
+      const line = await watch.waitForLine(/^Published /, 2, 90_000);
       expect(publishCounts(line).uploaded).toBeGreaterThan(0);
+      expect(watch.stderr.filter((entry) => /SlowDown.*trying again/.test(entry))).toHaveLength(1);
+      expect(watch.stderr).toContainEqual(expect.stringMatching(/publishing again$/));
       const response = await s3.get(`${PREFIX}/acme/incidents/${added.id}/index.html`);
       expect(response.status).toBe(200);
       expect(await response.text()).toContain('Search is slow');
     } finally {
+      s3.throttleNext = 0;
       expect(await watch.stop()).toBe(0);
     }
   });
