@@ -266,11 +266,14 @@ test.describe('a publisher that is killed', () => {
       expect(interim.pending.length).toBeGreaterThan(uploadedBeforeKill);
 
       s3.uploadDelayMs = 50;
+      const rerunFrom = s3.requests.length ? s3.requests.at(-1)!.at + 1 : 0;
       const rerun = await publish();
       expect(rerun.counts.files).toBe(rerun.after.size);
       expect(rerun.counts.uploaded + rerun.counts.unchanged).toBe(rerun.after.size);
-      // The files the killed run had already uploaded are checked, not sent again.
-      expect(rerun.counts.uploaded).toBeLessThanOrEqual(interim.pending.length);
+      // The files the killed run had already uploaded are checked (HEAD), not sent again.
+      expect(rerun.run.stdout.at(-1)).toMatch(/, \d+ checked, /);
+      expect(rerun.counts.uploaded).toBeLessThanOrEqual(interim.pending.length - uploadedBeforeKill);
+      expect(rerun.uploadedFiles.filter((file) => s3.requests.slice(from).some((request) => request.method === 'PUT' && request.status === 200 && request.at < rerunFrom && fileOf(request.key) === file))).toEqual([]);
       await expectBucketEqualsExport(rerun.after.keys());
       const final = JSON.parse(await (await s3.get(MANIFEST_KEY)).text()) as { pending: string[] };
       expect(final.pending).toEqual([]);
