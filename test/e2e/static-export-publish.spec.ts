@@ -331,6 +331,10 @@ test.describe('bad settings', () => {
     await expectRefused(['--publish', target], { AWS_ACCESS_KEY_ID: 'NOT-A-KEY', AWS_SECRET_ACCESS_KEY: 'whatever' }, /^porchlight export: .* does not know the key AWS_ACCESS_KEY_ID while listing s3:\/\/status-bucket\/site \(InvalidAccessKeyId\)$/);
   });
 
+  test('a wrong secret', async () => {
+    await expectRefused(['--publish', target], { AWS_SECRET_ACCESS_KEY: 'not-the-secret' }, /^porchlight export: .* refused the signature while listing s3:\/\/status-bucket\/site: check AWS_SECRET_ACCESS_KEY \(SignatureDoesNotMatch\)$/);
+  });
+
   test('no credentials at all', async () => {
     await expectRefused(['--publish', target], { AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '' }, /^porchlight export: no AWS credentials .*: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/);
   });

@@ -3,17 +3,19 @@
  * @20minutes fork) in this process, behind a small handler that records every request and can
  * slow down or throttle object uploads, as a busy store does. Credentials S3RVER/S3RVER.
  *
- * What it checks and what it does not: it refuses an unknown access key id (InvalidAccessKeyId)
- * and a missing bucket (NoSuchBucket), and keeps Content-Type, Cache-Control, Content-Language,
- * x-amz-website-redirect-location and x-amz-meta-* as S3 does. Signatures are not verified
- * (allowMismatchedSignatures): the fork canonicalizes bucket-level paths without the trailing
- * slash the SDK signs, so it would refuse every listing signed correctly.
+ * What it checks: every signed request's SigV4 signature (support/sigv4-check.ts: a wrong secret
+ * is SignatureDoesNotMatch, an unknown key InvalidAccessKeyId), a missing bucket (NoSuchBucket),
+ * and it keeps Content-Type, Cache-Control, Content-Language, x-amz-website-redirect-location and
+ * x-amz-meta-* as S3 does. s3rver's own signature check is off (allowMismatchedSignatures): it
+ * canonicalizes bucket-level paths without the trailing slash the SDK signs, so it would refuse
+ * every listing signed correctly. Unsigned requests (the tests' own reads) are anonymous reads.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import S3rver from '@20minutes/s3rver';
+import { checkSignature } from './sigv4-check.ts';
 
 export interface S3Request {
   method: string;
@@ -43,6 +45,8 @@ export interface S3TestServer {
 }
 
 export const S3_BUCKET = 'status-bucket';
+/** s3rver's one account. */
+const CREDENTIALS = new Map([['S3RVER', 'S3RVER']]);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -62,6 +66,15 @@ export async function startS3Server(): Promise<S3TestServer> {
     const entry = { method: request.method ?? 'GET', key, query: [...url.searchParams.keys()].filter((name) => name !== 'x-id').join('&') };
     response.once('finish', () => requests.push({ ...entry, status: response.statusCode, at: (sequence += 1) }));
     const isUpload = entry.method === 'PUT' && key !== '' && !key.endsWith('.porchlight-publish.json');
+    if (request.headers.authorization !== undefined) {
+      const check = checkSignature(entry.method, request.url ?? '/', request.headers, CREDENTIALS);
+      if (!check.ok) {
+        request.resume();
+        response.writeHead(403, { 'content-type': 'application/xml' });
+        response.end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${check.code}</Code><Message>${check.message}</Message></Error>`);
+        return;
+      }
+    }
     void (async () => {
       if (isUpload && state.throttleNext > 0) {
         state.throttleNext -= 1;
