@@ -5,7 +5,7 @@
  */
 import { exportFilePath } from './file-path.ts';
 import { classifyReference, cssReferences, htmlReferences, type TreeAddress } from './links.ts';
-import { redirectPage } from './redirect-page.ts';
+import { redirectPage, REDIRECT_PAGE_TYPE } from './redirect-page.ts';
 import { EXPORT_INDEX_PATH } from '../site/view/export-index.ts';
 import type { SiteClient } from './site-client.ts';
 
@@ -14,6 +14,14 @@ export interface TreeRoots {
   pages: string[];
   /** Machine-readable outputs by request path, e.g. '/acme/history.atom'. */
   outputs: string[];
+}
+
+/** What the site answered with a file, for a copy that carries headers (an object store's). */
+export interface FileAnswer {
+  /** The site's response headers, names in lower case. */
+  headers: Record<string, string>;
+  /** Set when the file stands for a redirect: where it sends the browser (as the page links it). */
+  redirect?: string;
 }
 
 /** The site has no status data it may show (its 503): nothing of this export can be trusted. */
@@ -55,6 +63,8 @@ export async function crawlTree(
   tree: TreeAddress,
   roots: TreeRoots,
   warn: (message: string) => void,
+  /** Filled with the answer behind each file, when given. */
+  answers?: Map<string, FileAnswer>,
 ): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
   const seen = new Set<string>();
@@ -66,10 +76,13 @@ export async function crawlTree(
     queue.push(job);
   };
   const label = (job: Job): string => `${tree.host}${tree.basePath}${job.path}${job.from === null ? '' : ` (linked from ${tree.basePath}${job.from})`}`;
-  const add = (file: string, body: Buffer, job: Job): void => {
+  const add = (file: string, body: Buffer, job: Job, answer: FileAnswer): void => {
     const existing = files.get(file);
     if (existing && !existing.equals(body)) warn(`${label(job)} and another address give different ${file}; the first is kept`);
-    if (!existing) files.set(file, body);
+    if (!existing) {
+      files.set(file, body);
+      answers?.set(file, answer);
+    }
     if (files.size > MAX_FILES) throw new Error(`more than ${MAX_FILES} files in one tree`);
   };
   const follow = (references: string[], job: Job): void => {
@@ -86,7 +99,7 @@ export async function crawlTree(
     if (response.status === 503) throw new DataUnavailableError('the site has no status data it may show (is the API reachable?)');
     if (job.kind === 'not-found') {
       if (response.status !== 404) throw new Error(`${label(job)} answered ${response.status}, not the 404 page`);
-      add(NOT_FOUND_PATH.slice(1), response.body, job);
+      add(NOT_FOUND_PATH.slice(1), response.body, job, { headers: response.headers });
       return;
     }
     if (response.status === 200) {
@@ -95,7 +108,7 @@ export async function crawlTree(
         warn(`${label(job)} cannot be a file name; left out`);
         return;
       }
-      add(file, response.body, job);
+      add(file, response.body, job, { headers: response.headers });
       if (isHtml(contentType)) follow(htmlReferences(response.body.toString('utf8')), job);
       else if (isCss(contentType)) follow(cssReferences(response.body.toString('utf8')), job);
       return;
@@ -107,7 +120,8 @@ export async function crawlTree(
         warn(`${label(job)} redirects to ${response.headers.location}, which the export cannot follow; left out`);
         return;
       }
-      add(file, Buffer.from(redirectPage(`${tree.basePath}${target.path}`)), job);
+      const location = `${tree.basePath}${target.path}`;
+      add(file, Buffer.from(redirectPage(location)), job, { headers: { ...response.headers, 'content-type': REDIRECT_PAGE_TYPE }, redirect: location });
       enqueue({ path: target.path, kind: 'page', from: job.path });
       return;
     }

@@ -12,6 +12,9 @@ import { DataChangedError } from './render.ts';
 import { ExportError, startExportSite } from './site-runner.ts';
 import { exportPass, watchExports } from './run.ts';
 import { assertWritable } from './writer.ts';
+import { Publisher, PublishError, publishSummaryLine } from './publish/publisher.ts';
+import { publishSettings, PublishSettingError } from './publish/s3-settings.ts';
+import type { PassOutcome } from './run.ts';
 
 const PREFIX = 'porchlight export:';
 
@@ -25,6 +28,7 @@ const warn = (line: string): void => console.error(`${PREFIX} warning: ${line}`)
 function describe(error: unknown): string {
   if (error instanceof ExportError || error instanceof ConfigError || error instanceof UsageError || error instanceof SiteNotBuiltError) return error.message;
   if (error instanceof DataUnavailableError || error instanceof DataChangedError) return error.message;
+  if (error instanceof PublishError || error instanceof PublishSettingError) return error.message;
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : null;
   if (code === 'EADDRINUSE') {
     // `npm start` is probably serving the same embedded API: export from it, or use another port.
@@ -54,6 +58,20 @@ async function main(): Promise<void> {
   } catch (error) {
     throw new ExportError(`cannot write to ${args.outDir} (${error instanceof Error && 'code' in error ? String(error.code) : describe(error)})`);
   }
+  // The bucket is checked before anything is exported: a wrong setting ends here, nothing written or deleted.
+  const publisher = args.publish ? new Publisher(args.publish, publishSettings(process.env)) : null;
+  try {
+    await publisher?.checkAccess();
+  } catch (error) {
+    publisher?.close();
+    throw error;
+  }
+  const publish = async (pass: PassOutcome, always: boolean): Promise<void> => {
+    if (!publisher) return;
+    const started = performance.now();
+    const result = await publisher.publish(pass.rendered.files, pass.rendered.answers);
+    if (always || result.uploaded.length + result.deleted.length > 0) say(publishSummaryLine(publisher.target, result, performance.now() - started));
+  };
   const publicUrl = config.site.SITE_PUBLIC_URL;
   const mainHost = publicUrl ? new URL(publicUrl).host : 'localhost';
 
@@ -63,13 +81,15 @@ async function main(): Promise<void> {
   try {
     const first = await exportPass(site, options, { siteRequests: 0, ownRequests: site.ownApiRequests });
     say(first.line);
+    await publish(first, true);
     if (!args.watch) return;
     say(`Watching for changes (stop with Ctrl+C)${site.embedded ? `; embedded API at ${site.apiUrl}` : ''}`);
     const controller = new AbortController();
     process.once('SIGINT', () => controller.abort());
     process.once('SIGTERM', () => controller.abort());
-    await watchExports(site, options, first, controller.signal, say);
+    await watchExports(site, options, first, controller.signal, say, (pass) => publish(pass, false));
   } finally {
+    publisher?.close();
     await site.close();
   }
 }

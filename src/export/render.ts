@@ -4,7 +4,7 @@
  * same snapshot). Nothing is written here: a pass that fails leaves the folder as it was.
  */
 import { EXPORT_INDEX_PATH, exportIndexSchema, type ExportIndex } from '../site/view/export-index.ts';
-import { crawlTree, DataUnavailableError } from './crawl.ts';
+import { crawlTree, DataUnavailableError, type FileAnswer } from './crawl.ts';
 import type { TreeAddress } from './links.ts';
 import { planTrees } from './plan.ts';
 import type { SiteClient } from './site-client.ts';
@@ -12,6 +12,8 @@ import type { SiteClient } from './site-client.ts';
 export interface RenderedExport {
   /** Folder-relative path to bytes. */
   files: Map<string, Buffer>;
+  /** The site's answer behind each file (same keys as files). */
+  answers: Map<string, FileAnswer>;
   index: ExportIndex;
   /** Custom domains that got a tree of their own. */
   domains: string[];
@@ -51,14 +53,18 @@ export async function renderExport(client: SiteClient, options: RenderOptions): 
     const warnings: string[] = [];
     const trees = planTrees(before, { mainHost: options.mainHost, basePath: options.basePath }, (message) => warnings.push(message));
     const files = new Map<string, Buffer>();
+    const answers = new Map<string, FileAnswer>();
     for (const tree of trees) {
-      const treeFiles = await crawlTree(client, tree.address, tree.roots, (message) => warnings.push(message));
-      for (const [file, body] of treeFiles) files.set(tree.folder ? `${tree.folder}/${file}` : file, body);
+      const treeAnswers = new Map<string, FileAnswer>();
+      const treeFiles = await crawlTree(client, tree.address, tree.roots, (message) => warnings.push(message), treeAnswers);
+      const inFolder = (file: string): string => (tree.folder ? `${tree.folder}/${file}` : file);
+      for (const [file, body] of treeFiles) files.set(inFolder(file), body);
+      for (const [file, answer] of treeAnswers) answers.set(inFolder(file), answer);
     }
     const after = await readExportIndex(client, options.mainHost);
     if (sameData(before, after)) {
       for (const message of warnings) options.warn(message);
-      return { files, index: after, domains: trees.flatMap((tree) => (tree.folder ? [tree.address.host] : [])) };
+      return { files, answers, index: after, domains: trees.flatMap((tree) => (tree.folder ? [tree.address.host] : [])) };
     }
     if (attempt >= attempts) throw new DataChangedError(`the status data changed during each of ${attempts} attempts; try a longer CACHE_FRESH_SECONDS`);
     await new Promise((resolve) => setTimeout(resolve, options.retryDelayMs ?? 250));

@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExportIndex } from '../site/view/export-index.ts';
 import { DataUnavailableError } from './crawl.ts';
-import { readExportIndex, renderExport } from './render.ts';
+import { readExportIndex, renderExport, type RenderedExport } from './render.ts';
 import type { ExportSite } from './site-runner.ts';
 import { summaryLine } from './summary.ts';
 import { writeExport, type WriteResult } from './writer.ts';
@@ -24,6 +24,8 @@ export interface PassOutcome {
   index: ExportIndex;
   result: WriteResult;
   line: string;
+  /** The files of the pass in memory, with the site's answers (what a publisher uploads). */
+  rendered: RenderedExport;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function exportPass(site: ExportSite, options: PassOptions, counted
     stale: rendered.index.stale,
     subscribeFormLeftOut: site.subscribeFormLeftOut,
   });
-  return { index: rendered.index, result, line };
+  return { index: rendered.index, result, line, rendered };
 }
 
 export const WATCH_PROBE_MS = 1_000;
@@ -59,6 +61,8 @@ export async function watchExports(
   first: PassOutcome,
   signal: AbortSignal,
   say: (line: string) => void,
+  /** Runs after each pass (publishing it); a failure is reported once and tried again, backing off. */
+  afterPass?: (pass: PassOutcome) => Promise<void>,
 ): Promise<void> {
   let exported = first.index;
   /** The site's request count at the last printed summary: each line counts the requests since. */
@@ -71,6 +75,28 @@ export async function watchExports(
     else if (problem !== null) options.warn('exporting again');
     problem = message;
   };
+  /** The last pass, until afterPass has succeeded for it; retried without exporting again. */
+  let owed: PassOutcome | null = null;
+  let failures = 0;
+  let retryAt = 0;
+  let afterProblem: string | null = null;
+  const settle = async (): Promise<void> => {
+    if (owed === null || afterPass === undefined || Date.now() < retryAt) return;
+    try {
+      await afterPass(owed);
+      owed = null;
+      failures = 0;
+      if (afterProblem !== null) options.warn('publishing again');
+      afterProblem = null;
+    } catch (error) {
+      failures += 1;
+      const waitMs = Math.min(AFTER_PASS_MAX_BACKOFF_MS, WATCH_PROBE_MS * 2 ** failures);
+      retryAt = Date.now() + waitMs;
+      const message = describe(error);
+      if (message !== afterProblem) options.warn(`${message}; trying again, less often while it fails`);
+      afterProblem = message;
+    }
+  };
   while (!signal.aborted) {
     await sleep(WATCH_PROBE_MS, undefined, { signal }).catch(() => undefined);
     if (signal.aborted) break;
@@ -78,6 +104,7 @@ export async function watchExports(
       const probe = await readExportIndex(site.client, options.mainHost);
       if (probe.dataVersion === exported.dataVersion && probe.stale === exported.stale) {
         report(null);
+        await settle();
         continue;
       }
       const pass = await exportPass(site, options, { siteRequests: printedAt, ownRequests: 0 });
@@ -87,8 +114,14 @@ export async function watchExports(
         printedAt = pass.index.apiRequests;
       }
       exported = pass.index;
+      // A newer pass replaces one still owed; while afterPass fails, it waits for the next attempt.
+      owed = afterPass ? pass : null;
+      await settle();
     } catch (error) {
       report(error instanceof DataUnavailableError ? 'the site has no status data it may show (the API has failed for longer than CACHE_MAX_STALE_SECONDS, or never answered)' : describe(error));
     }
   }
 }
+
+/** The longest wait between attempts of a failing afterPass (a bucket that is down). */
+export const AFTER_PASS_MAX_BACKOFF_MS = 60_000;

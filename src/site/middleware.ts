@@ -79,6 +79,9 @@ const site = defineMiddleware(async (context, next) => {
   if (contentType && /^text\/html\b/i.test(contentType) && !/charset=/i.test(contentType)) {
     response.headers.set('content-type', `${contentType}; charset=utf-8`);
   }
+  // The language of a page's words (the route's translator), for caches and for an object store's
+  // copy of the page, which carries this header as metadata (src/export/publish/object-headers.ts).
+  if (contentType && /^text\/html\b/i.test(contentType)) response.headers.set('content-language', context.locals.i18n.locale);
   if (context.locals.data) response.headers.set(DATA_VERSION_HEADER, dataVersionOf(context.locals.data.snapshot.fetchedAt));
   const { frameAncestors } = context.locals;
   const csp = contentSecurityPolicy({ scripts: [enhanceScript.hash], styles: [siteStylesheet.hash, ...context.locals.cspStyles], frameAncestors, formOrigin: context.locals.formOrigin });

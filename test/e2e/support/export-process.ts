@@ -54,6 +54,21 @@ export async function runExport(args: string[], api: ApiAccess | null, env: Reco
   return { code, stdout, stderr };
 }
 
+export interface ExportChild {
+  child: ChildProcess;
+  stdout: string[];
+  stderr: string[];
+  /** Resolves with the exit code (null when killed by a signal). */
+  closed: Promise<number | null>;
+}
+
+/** A one-shot export as a child process the test may kill. */
+export function startExport(args: string[], api: ApiAccess | null, env: Record<string, string> = {}): ExportChild {
+  const { child, stdout, stderr } = spawnExporter(args, api, env);
+  const closed = (once(child, 'close') as Promise<[number | null]>).then(([code]) => code);
+  return { child, stdout, stderr, closed };
+}
+
 export interface ExportWatch {
   stdout: string[];
   stderr: string[];
