@@ -7,6 +7,7 @@
 import type { StatusPage } from '../contract/index.ts';
 import { DEFAULT_BRAND_COLOR, readableTextColor, safeBrandColor } from '../site/lib/css.ts';
 import { escapeMarkup } from '../site/lib/markup.ts';
+import { isolationHeaders } from '../site/security/isolation.ts';
 import { translator, type Translator } from '../site/i18n/translator.ts';
 import { subscriptionText, type SubscriptionText } from '../site/view/subscription-text.ts';
 
@@ -26,7 +27,10 @@ export interface AnswerPage {
   html: string;
 }
 
-/** What every answer carries: never stored by a cache, never framed, nothing loaded from elsewhere. */
+/**
+ * What every answer carries: never stored by a cache, never framed, nothing loaded from elsewhere,
+ * and (the page holds the subscriber's token) a browsing context group of its own.
+ */
 export const ANSWER_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
@@ -34,6 +38,7 @@ export const ANSWER_HEADERS: Readonly<Record<string, string>> = {
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  ...isolationHeaders('subscription'),
 };
 
 function button(label: string, brand: string, name?: string, value?: string): string {
