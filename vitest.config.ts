@@ -9,8 +9,6 @@ export default getViteConfig({
     environment: 'node',
     env: { TZ: 'UTC' },
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
-    // The site's CSS as built (styles/site-stylesheet.ts composes each template's sheet from it).
-    css: { include: [/\.css/] },
     testTimeout: 15_000,
     hookTimeout: 30_000,
   },
