@@ -7,7 +7,7 @@ import { DATA_VERSION_HEADER, dataVersionOf } from './data/data-version.ts';
 import { siteData } from './data/site-data.ts';
 import { SnapshotUnavailableError } from './data/snapshot-cache.ts';
 import { enhanceScript } from './scripts/enhance.ts';
-import { siteStylesheet } from './styles/site-stylesheet.ts';
+import { siteStylesheetHashes } from './styles/site-stylesheet.ts';
 import { contentSecurityPolicy, securityHeaders } from './security/csp.ts';
 import { BASE_PATH_HEADER, EXPORT_HEADER, normalizeBasePath } from './view/internal-request.ts';
 import { HOST_OUTPUT_PATHS } from './view/page-outputs.ts';
@@ -84,7 +84,7 @@ const site = defineMiddleware(async (context, next) => {
   if (contentType && /^text\/html\b/i.test(contentType)) response.headers.set('content-language', context.locals.i18n.locale);
   if (context.locals.data) response.headers.set(DATA_VERSION_HEADER, dataVersionOf(context.locals.data.snapshot.fetchedAt));
   const { frameAncestors } = context.locals;
-  const csp = contentSecurityPolicy({ scripts: [enhanceScript.hash], styles: [siteStylesheet.hash, ...context.locals.cspStyles], frameAncestors, formOrigin: context.locals.formOrigin });
+  const csp = contentSecurityPolicy({ scripts: [enhanceScript.hash], styles: [...siteStylesheetHashes(siteConfig().theme), ...context.locals.cspStyles], frameAncestors, formOrigin: context.locals.formOrigin });
   for (const [name, value] of Object.entries(securityHeaders(csp, frameAncestors))) response.headers.set(name, value);
   return response;
 });

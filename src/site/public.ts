@@ -37,3 +37,6 @@ export { subscriptionText, type SubscriptionText } from './view/subscription-tex
 // Safe markup and colours for HTML outside the pages (mails, answers).
 export { DEFAULT_BRAND_COLOR, readableTextColor, safeBrandColor, safeHttpUrl } from './lib/css.ts';
 export { escapeMarkup } from './lib/markup.ts';
+
+// Security headers, from the site's one table per kind of route.
+export { isolationHeaders } from './security/isolation.ts';

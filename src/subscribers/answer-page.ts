@@ -5,7 +5,7 @@
  * subscriber's language (`lang`, `dir`), and its forms carry it on to the next answer.
  */
 import type { StatusPage } from '../contract/index.ts';
-import { DEFAULT_BRAND_COLOR, readableTextColor, safeBrandColor, escapeMarkup, translator, type Translator, subscriptionText, type SubscriptionText } from '../site/public.ts';
+import { DEFAULT_BRAND_COLOR, readableTextColor, safeBrandColor, escapeMarkup, translator, type Translator, subscriptionText, type SubscriptionText, isolationHeaders } from '../site/public.ts';
 
 export interface Choice {
   id: string;
@@ -23,7 +23,10 @@ export interface AnswerPage {
   html: string;
 }
 
-/** What every answer carries: never stored by a cache, never framed, nothing loaded from elsewhere. */
+/**
+ * What every answer carries: never stored by a cache, never framed, nothing loaded from elsewhere,
+ * and (the page holds the subscriber's token) a browsing context group of its own.
+ */
 export const ANSWER_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
@@ -31,6 +34,7 @@ export const ANSWER_HEADERS: Readonly<Record<string, string>> = {
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  ...isolationHeaders('subscription'),
 };
 
 function button(label: string, brand: string, name?: string, value?: string): string {

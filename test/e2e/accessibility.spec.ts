@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { apiFor } from './support/api.ts';
 import { startPorchlightProcess } from './support/porchlight-process.ts';
+import { screenshotWholePage } from './support/full-page.ts';
 
 const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
@@ -165,7 +166,7 @@ for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto('/acme');
       const path = testInfo.outputPath(`demo-${width}-${colorScheme}.png`);
-      await page.screenshot({ path, fullPage: true });
+      await screenshotWholePage(page, path);
       await testInfo.attach(`demo-${width}-${colorScheme}`, { path, contentType: 'image/png' });
     });
   }

@@ -5,6 +5,7 @@
  * images (owner logos) from any http(s) host.
  */
 import { createHash } from 'node:crypto';
+import { isolationHeaders, type IsolationKind } from './isolation.ts';
 
 export function sha256Source(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -41,14 +42,17 @@ export function documentContentSecurityPolicy(hashes: { scripts: readonly string
     .join('; ');
 }
 
-/** Headers of every response, pages and errors alike; only a frameable one drops X-Frame-Options. */
-export function securityHeaders(csp: string, frameAncestors: FrameAncestors = 'none'): Record<string, string> {
+/**
+ * Headers of every response, pages and errors alike; only a frameable one drops X-Frame-Options.
+ * Isolation (COOP) per kind of route: see isolation.ts.
+ */
+export function securityHeaders(csp: string, frameAncestors: FrameAncestors = 'none', isolation: IsolationKind = frameAncestors === 'any' ? 'widget' : 'public-page'): Record<string, string> {
   return {
     'content-security-policy': csp,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'strict-origin-when-cross-origin',
     ...(frameAncestors === 'none' ? { 'x-frame-options': 'DENY' } : {}),
     'permissions-policy': 'camera=(), microphone=(), geolocation=(), interest-cohort=()',
-    'cross-origin-opener-policy': 'same-origin',
+    ...isolationHeaders(isolation),
   };
 }

@@ -1,0 +1,90 @@
+/**
+ * The first screen first (issue 34): a status page shows its first screen without a layout
+ * shift, draws the cards below it only when scrolled near (and then in full), carries only its
+ * template's CSS, allowed by the CSP, and a public page asks for no browsing-context swap (COOP).
+ */
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures.ts';
+
+/**
+ * Layout shifts of one load, from the browser's performance timeline over CDP: no page script is
+ * needed, so the page is measured with its own script off. What is measured is what the markup and
+ * the stylesheet do (placeholders of skipped cards, late styles); the script's own changes (the
+ * refresh line it shows at the top of main, local times) are a separate matter, see docs/site.md.
+ */
+async function shiftsOfOneLoad(page: Page, url: string): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  let total = 0;
+  cdp.on('PerformanceTimeline.timelineEventAdded', ({ event }) => {
+    const shift = event.layoutShiftDetails;
+    if (shift && !shift.hadRecentInput) total += shift.value;
+  });
+  await cdp.send('PerformanceTimeline.enable', { eventTypes: ['layout-shift'] });
+  await page.goto(url);
+  await expect(page.locator('.pl-banner__label')).toBeVisible();
+  // Two frames and a little more: a placeholder would be replaced within a frame of the first paint.
+  await page.waitForTimeout(500);
+  await cdp.detach();
+  return total;
+}
+
+for (const width of [375, 1280]) {
+  test(`the demo page's first screen does not shift at ${width} px: no card on it is a placeholder`, async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled: false, baseURL });
+    const page = await context.newPage();
+    expect(await shiftsOfOneLoad(page, '/acme')).toBe(0);
+    await context.close();
+  });
+}
+
+test('monitors after the fifth are skipped until scrolled near, then drawn in full; the first five never are', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/acme');
+  const drawn = (index: number) => page.locator('.pl-monitor__name').nth(index).evaluate((name) => name.checkVisibility({ contentVisibilityAuto: true }));
+  expect(await page.locator('.pl-monitor').count()).toBeGreaterThan(5);
+  for (let index = 0; index < 5; index += 1) {
+    expect(await page.locator('.pl-monitors__list > li').nth(index).evaluate((item) => getComputedStyle(item).contentVisibility)).toBe('visible');
+  }
+  // Offscreen, the last one is skipped by content-visibility, yet it is in the document.
+  const last = page.locator('.pl-monitor').last();
+  expect(await drawn(-1)).toBe(false);
+  await last.scrollIntoViewIfNeeded();
+  await expect.poll(() => drawn(-1)).toBe(true);
+  // A keyboard user reaches its bar as before.
+  await expect(last.locator('a.pl-uptime__bar')).toBeVisible();
+});
+
+test('each template carries its own stylesheet, allowed by the CSP: the status page has no widget or history rules', async ({ page, baseURL }) => {
+  const refused: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) refused.push(message.text());
+  });
+  const sheets: Record<string, string> = {};
+  for (const path of ['/acme', '/acme/widget', '/acme/history', '/']) {
+    const answer = await page.goto(`${baseURL}${path}`);
+    expect(answer?.status(), path).toBe(200);
+    sheets[path] = await page.locator('head style').first().evaluate((style) => style.textContent ?? '');
+    // Styled, not raw: the page's font and the banner's colour come from the inline sheet.
+    expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily), path).toContain('system-ui');
+  }
+  expect(refused).toEqual([]);
+  const has = (path: string, rule: string) => sheets[path]!.includes(rule);
+  expect(has('/acme', '.pl-uptime__bar'), 'status page: uptime bars').toBe(true);
+  expect(has('/acme', '.pl-widget__main'), 'status page: widget').toBe(false);
+  expect(has('/acme', '.pl-pager'), 'status page: history pager').toBe(false);
+  expect(has('/acme', '.pl-page-index__link'), 'status page: page index').toBe(false);
+  expect(has('/acme/widget', '.pl-widget__main'), 'widget: its own rules').toBe(true);
+  expect(has('/acme/widget', '.pl-uptime__bar'), 'widget: uptime bars').toBe(false);
+  expect(has('/acme/history', '.pl-pager'), 'history: its pager').toBe(true);
+  expect(sheets['/acme']!.length).toBeLessThan(sheets['/acme/history']!.length);
+});
+
+test('a public page asks for no browsing-context swap; its other security headers stay', async ({ request }) => {
+  for (const path of ['/acme', '/acme/widget', '/']) {
+    const answer = await request.get(path);
+    const headers = answer.headers();
+    expect(headers['cross-origin-opener-policy'], path).toBeUndefined();
+    expect(headers['content-security-policy'], path).toContain("default-src 'none'");
+    expect(headers['x-content-type-options'], path).toBe('nosniff');
+  }
+});
