@@ -8,6 +8,7 @@
  * safety net. What each refresh reads is refresh-plan.ts's; rate-limit headers pace check pages.
  */
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { createClient, createHttpDispatcher, RateLimitError, type ApiClient, type RequestDispatcher } from '../../api/index.ts';
 import { MAX_RESPONSE_BYTES } from '../../api/transport.ts';
 import { createLogger, reasonOf, type Logger } from '../../logging/logger.ts';
@@ -20,7 +21,8 @@ import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
 import { askPushChannelVerified, onPush, type PushMessage } from './push-signal.ts';
 import { RateLimitPacer } from './rate-limit-pacer.ts';
-import { freshnessMs, listsToRead, PAGES_WANTED, type PushEvent } from './refresh-plan.ts';
+import { AskLimiter, pagesCheckIntervalMs, pagesReadDue } from './pages-freshness.ts';
+import { freshnessMs, LISTS, listsToRead, PAGES_WANTED, type PushEvent } from './refresh-plan.ts';
 import { publishRefresh } from './refresh-events.ts';
 import { announceSnapshot } from './snapshot-channel.ts';
 import { RefreshThrottle } from './refresh-throttle.ts';
@@ -40,6 +42,12 @@ const MAX_PACING_WAIT_MS = 5_000;
 
 export interface SiteData {
   get(): Promise<CachedSnapshot>;
+  /**
+   * A name (a slug, a custom domain) the data does not know was asked for: the pages list is
+   * read again, at most once per 10 s for all such asks (pages-freshness.ts). Resolves once that
+   * read is done, at once when none may start, and after `maxWaitMs` at the latest.
+   */
+  askForPages(maxWaitMs?: number): Promise<void>;
   /** HTTP requests sent to the API since start, retries included (the static export reports them). */
   apiRequests(): number;
   /** Whether pages can be shown now (fresh or stale data); starts loading when nothing is loaded. */
@@ -102,6 +110,11 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
   let pendingEvents: PushEvent[] = [];
   /** The last push received or push channel verified (epoch ms): push works, polling is the safety net. */
   let lastPushSign: number | null = null;
+  /** When a successful refresh last read the pages list, and every list (epoch ms). */
+  let lastPagesRead: number | null = null;
+  let lastFullRead: number | null = null;
+  /** The snapshot last announced (a read of the pages list that found nothing new gives it back). */
+  let announced: Snapshot | null = null;
 
   /**
    * One save at a time, and only the newest snapshot waits for its turn: with saves slower than
@@ -143,12 +156,15 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
 
   const cache = new SnapshotCache({
     freshMs: config.freshSeconds * 1000,
-    freshFor: () => freshnessMs({ freshMs: config.freshSeconds * 1000, pushPollMs: config.pushPollSeconds * 1000, lastPushSignMs: lastPushSign, nowMs: Date.now() }),
+    freshFor: () => freshnessMs({ freshMs: config.freshSeconds * 1000, pushPollMs: config.pushPollSeconds * 1000, lastPushSignMs: lastPushSign, nowMs: Date.now(), lastFullReadMs: lastFullRead }),
     maxStaleMs: config.maxStaleSeconds * 1000,
     failureBackoffMs: 2_000,
     restore,
     onLoaded: (snapshot) => {
       announceCustomDomains(snapshot.pages);
+      // Nothing new (the pages list read again, unchanged): the domains answer the TLS gate's ask; the rest stands.
+      if (snapshot === announced) return;
+      announced = snapshot;
       announceDataVersion(dataVersionOf(snapshot.fetchedAt));
       announceDataFetchedAt(snapshot.fetchedAt);
       // E-mail subscriptions find their events by comparing successive loads of this same data.
@@ -175,6 +191,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
       const events = pendingEvents;
       pendingEvents = [];
       const lists = listsToRead(trigger === 'push' ? events : null);
+      const pagesOnly = latest !== null && lists.size === 1 && lists.has('pages');
       let snapshot: Snapshot;
       try {
         snapshot = await loadSnapshot(client, histories, {
@@ -190,7 +207,8 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
           backfillBudget: histories.size === 0 ? config.backfillPages * FIRST_LOAD_BACKFILL_FACTOR : config.backfillPages,
           concurrency: 4,
           timeZones: timeZonesInUse(config.languages),
-          skipHistory: Date.now() < historyHoldUntil,
+          // The pages list on its own (pages-freshness.ts) costs one request: no check pages.
+          skipHistory: pagesOnly || Date.now() < historyHoldUntil,
           onHistoryError: (error) => {
             if (error instanceof RateLimitError) historyHoldUntil = Date.now() + Math.min((error.retryAfterSeconds ?? 60) * 1000, 3_600_000);
             if (error instanceof RateLimitPacingError) historyHoldUntil = Date.now() + error.waitMs;
@@ -204,6 +222,11 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
         publishRefresh({ outcome: 'failure', trigger, durationSeconds: failed.durationMs / 1000, requests: failed.requests });
         throw error;
       }
+      const readAt = snapshot.fetchedAt.getTime();
+      if (lists.has('pages') || latest === null) lastPagesRead = readAt;
+      if (lists.size === LISTS.length || latest === null) lastFullRead = readAt;
+      // Pages unchanged: the same snapshot, so nothing is re-rendered and nothing looks new.
+      if (pagesOnly && latest && isDeepStrictEqual(snapshot.pages, latest.pages)) snapshot = latest;
       latest = snapshot;
       const count = requests - before;
       const durationMs = Math.round(performance.now() - started);
@@ -213,7 +236,54 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     },
   });
 
-  const pushes = new RefreshThrottle(() => cache.refresh(), { intervalMs: PUSH_REFRESH_INTERVAL_MS, maxIntervalMs: PUSH_BURST_INTERVAL_MS });
+  /** Refreshes started by the throttle so far: an ask is answered by one that started after it. */
+  let refreshesStarted = 0;
+  /** Asks for the pages list waiting for a refresh that started after them. */
+  let pageAsks: { after: number; resolve: () => void }[] = [];
+  const settlePageAsks = (started: number) => {
+    const done = pageAsks.filter((ask) => started > ask.after);
+    pageAsks = pageAsks.filter((ask) => started <= ask.after);
+    for (const ask of done) ask.resolve();
+  };
+  const pushes = new RefreshThrottle(
+    async () => {
+      refreshesStarted += 1;
+      const started = refreshesStarted;
+      await cache.refresh().finally(() => settlePageAsks(started));
+    },
+    { intervalMs: PUSH_REFRESH_INTERVAL_MS, maxIntervalMs: PUSH_BURST_INTERVAL_MS },
+  );
+  /** A refresh that reads (at least) the pages list. */
+  const readPages = () => {
+    if (pendingEvents.length < 100) pendingEvents.push(PAGES_WANTED);
+    pushes.request();
+  };
+  const unknownNames = new AskLimiter();
+  function askForPages(maxWaitMs = 2_000): Promise<void> {
+    // One read per 10 s for every unknown name together; an ask inside that time joins the read
+    // still to come, if any, and is answered at once otherwise.
+    // Answered by a refresh that starts after the ask (the throttle may start it right here).
+    let after = refreshesStarted;
+    if (unknownNames.tryStart()) readPages();
+    else if (pageAsks.length === 0) return Promise.resolve();
+    else after = Math.min(...pageAsks.map((ask) => ask.after));
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, maxWaitMs);
+      timer.unref();
+      pageAsks.push({
+        after,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
+    });
+  }
+  // The pages list at least every CACHE_FRESH_SECONDS, whatever push does (pages-freshness.ts).
+  const freshMs = config.freshSeconds * 1000;
+  setInterval(() => {
+    if (latest !== null && pagesReadDue({ lastPagesReadMs: lastPagesRead, nowMs: Date.now(), freshMs })) readPages();
+  }, pagesCheckIntervalMs(freshMs)).unref();
   onPush((message: PushMessage) => {
     if (message.type === 'ask') return;
     lastPushSign = Date.now();
@@ -225,15 +295,14 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
   });
   // The channel may have been verified before this listened.
   askPushChannelVerified();
-  let pagesAskedAt = Number.NEGATIVE_INFINITY;
   onDataWanted((what) => {
     // A visit (a readiness probe): a refresh only when the data is no longer fresh.
     if (what === 'visit') return void cache.get().catch(() => undefined);
-    // The TLS gate: the pages list alone, at most once per freshness period.
-    if (Date.now() - pagesAskedAt < config.freshSeconds * 1000) return;
-    pagesAskedAt = Date.now();
-    if (pendingEvents.length < 100) pendingEvents.push(PAGES_WANTED);
-    pushes.request();
+    // A name the serving thread does not know (the TLS gate): the same ask as a visitor's, answered
+    // with the domains once it is done (the gate waits for that announcement).
+    void askForPages().then(() => {
+      if (latest) announceCustomDomains(latest.pages);
+    });
   });
   if (config.subscriptions) {
     // Subscribers are told of changes nobody is looking at too: the data is read at least once
@@ -243,6 +312,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
 
   return {
     get: () => cache.get(),
+    askForPages,
     apiRequests: () => requests,
     ready: () => {
       // A probe is a visitor too: it starts the first load, or a refresh of stale data.
