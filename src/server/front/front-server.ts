@@ -14,6 +14,7 @@ import { isStorable, pageSize, renderedPage, replayableHeaders, type RenderedPag
 import { DATA_VERSION_CHANNEL } from '../../site/data/data-version.ts';
 import { listenOn } from '../../site/data/thread-channel.ts';
 import { followCustomDomains } from '../../site/data/custom-domains.ts';
+import { dropsStored, onHiddenPages } from '../../site/data/hidden-pages.ts';
 import { cacheTarget, checkHost, forwardedPath, type CacheTarget, type CheckedHost } from './request-key.ts';
 import { gateRequest, isGateAnswer, type GateAnswer } from './request-gate.ts';
 import { createPassThrough, sendAnswer, sendBusy, type Answer } from './pass-through.ts';
@@ -144,6 +145,10 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   });
   const probes = createProbes({ maxStaleMs: options.maxStaleMs, now });
   const dataVersion = followDataVersion((version) => void rewarmFor(version));
+  // A page made non-public, deleted or moved off its domain: its stored bytes go at once.
+  const stopDropping = onHiddenPages((hidden) => {
+    for (const [key, page] of cache.entries()) if (dropsStored(page, hidden)) cache.delete(key);
+  });
   /** A coarse clock for `servedAt`, so a hit costs a property write, not a clock read. */
   let tick = now();
   const ticker = setInterval(() => (tick = now()), TICK_MS);
@@ -346,6 +351,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     counts,
     close: async () => {
       dataVersion.close();
+      stopDropping();
       clearInterval(ticker);
       rewarmGeneration += 1;
       domains?.close();

@@ -18,6 +18,7 @@ import { announceCustomDomains } from './custom-domains.ts';
 import { announceDataFetchedAt } from './data-age.ts';
 import { onDataWanted } from './data-wanted.ts';
 import { announceDataVersion, dataVersionOf } from './data-version.ts';
+import { announceHiddenPages, hiddenPages } from './hidden-pages.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
 import { askPushChannelVerified, onPush, type PushMessage } from './push-signal.ts';
 import { RateLimitPacer } from './rate-limit-pacer.ts';
@@ -161,6 +162,9 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     failureBackoffMs: 2_000,
     restore,
     onLoaded: (snapshot) => {
+      // Before the new data version: the front server drops a hidden page's bytes rather than re-rendering behind them.
+      const hidden = announced ? hiddenPages(announced.pages, snapshot.pages) : null;
+      if (hidden) announceHiddenPages(hidden);
       announceCustomDomains(snapshot.pages);
       // Nothing new (the pages list read again, unchanged): the domains answer the TLS gate's ask; the rest stands.
       if (snapshot === announced) return;
@@ -173,6 +177,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
       save(snapshot);
     },
     onRestored: (snapshot) => {
+      announced = snapshot;
       announceCustomDomains(snapshot.pages);
       announceDataVersion(dataVersionOf(snapshot.fetchedAt));
       if (config.subscriptions) announceSnapshot('restored', snapshot);
