@@ -8,6 +8,7 @@
  * safety net. What each refresh reads is refresh-plan.ts's; rate-limit headers pace check pages.
  */
 import { createHash } from 'node:crypto';
+import { PAGE_CHANGED_EVENT } from '../../contract/porchlight-push.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { createClient, createHttpDispatcher, RateLimitError, type ApiClient, type RequestDispatcher } from '../../api/index.ts';
 import { MAX_RESPONSE_BYTES } from '../../api/transport.ts';
@@ -38,6 +39,8 @@ const FIRST_LOAD_BACKFILL_FACTOR = 5;
 const PUSH_REFRESH_INTERVAL_MS = 1_000;
 /** ...and during a burst of them, the interval doubles up to this. */
 const PUSH_BURST_INTERVAL_MS = 5_000;
+/** Reads of the pages list alone (one request each) start at most this often. */
+const PAGE_READ_INTERVAL_MS = 500;
 /** A check page the rate-limit pacer would hold longer than this waits for a later refresh instead. */
 const MAX_PACING_WAIT_MS = 5_000;
 
@@ -250,18 +253,20 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     pageAsks = pageAsks.filter((ask) => started <= ask.after);
     for (const ask of done) ask.resolve();
   };
-  const pushes = new RefreshThrottle(
-    async () => {
-      refreshesStarted += 1;
-      const started = refreshesStarted;
-      await cache.refresh().finally(() => settlePageAsks(started));
-    },
-    { intervalMs: PUSH_REFRESH_INTERVAL_MS, maxIntervalMs: PUSH_BURST_INTERVAL_MS },
-  );
+  const refresh = async () => {
+    refreshesStarted += 1;
+    const started = refreshesStarted;
+    await cache.refresh().finally(() => settlePageAsks(started));
+  };
+  const pushes = new RefreshThrottle(refresh, { intervalMs: PUSH_REFRESH_INTERVAL_MS, maxIntervalMs: PUSH_BURST_INTERVAL_MS });
+  // Reads of the pages list (one request each) keep the 1 s pace without the burst's growth: a
+  // page change is served within seconds even right after a storm of other events.
+  const pageReads = new RefreshThrottle(refresh, { intervalMs: PAGE_READ_INTERVAL_MS });
   /** A refresh that reads (at least) the pages list. */
-  const readPages = () => {
-    if (pendingEvents.length < 100) pendingEvents.push(PAGES_WANTED);
-    pushes.request();
+  const readPages = (event: PushEvent = PAGES_WANTED) => {
+    if (pendingEvents.length < 100) pendingEvents.push(event);
+    else pendingEvents = [null];
+    pageReads.request();
   };
   const unknownNames = new AskLimiter();
   function askForPages(maxWaitMs = 2_000): Promise<void> {
@@ -269,7 +274,11 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     // still to come, if any, and is answered at once otherwise.
     // Answered by a refresh that starts after the ask (the throttle may start it right here).
     let after = refreshesStarted;
-    if (unknownNames.tryStart()) readPages();
+    if (unknownNames.tryStart()) {
+      // Its own limit is the pace: no wait behind the 1 s interval of the other reads.
+      if (pendingEvents.length < 100) pendingEvents.push(PAGES_WANTED);
+      void refresh().catch(() => undefined);
+    }
     else if (pageAsks.length === 0) return Promise.resolve();
     else after = Math.min(...pageAsks.map((ask) => ask.after));
     return new Promise((resolve) => {
@@ -293,6 +302,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     if (message.type === 'ask') return;
     lastPushSign = Date.now();
     if (message.type !== 'push') return;
+    if (message.event === PAGE_CHANGED_EVENT) return readPages(message.event);
     // Past a hundred unread events, one that names nothing known stands for them all (read every list).
     if (pendingEvents.length < 100) pendingEvents.push(message.event);
     else pendingEvents = [null];
