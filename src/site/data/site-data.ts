@@ -8,8 +8,8 @@
  * safety net. What each refresh reads is refresh-plan.ts's; rate-limit headers pace check pages.
  */
 import { createHash } from 'node:crypto';
-import { PAGE_CHANGED_EVENT } from '../../contract/porchlight-push.ts';
 import { isDeepStrictEqual } from 'node:util';
+import { PAGE_CHANGED_EVENT } from '../../contract/porchlight-push.ts';
 import { createClient, createHttpDispatcher, RateLimitError, type ApiClient, type RequestDispatcher } from '../../api/index.ts';
 import { MAX_RESPONSE_BYTES } from '../../api/transport.ts';
 import { createLogger, reasonOf, type Logger } from '../../logging/logger.ts';
@@ -244,7 +244,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     },
   });
 
-  /** Refreshes started by the throttle so far: an ask is answered by one that started after it. */
+  /** Refreshes started so far (by a throttle, or for an unknown name): an ask is answered by one that started after it. */
   let refreshesStarted = 0;
   /** Asks for the pages list waiting for a refresh that started after them. */
   let pageAsks: { after: number; resolve: () => void }[] = [];
@@ -259,28 +259,34 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     await cache.refresh().finally(() => settlePageAsks(started));
   };
   const pushes = new RefreshThrottle(refresh, { intervalMs: PUSH_REFRESH_INTERVAL_MS, maxIntervalMs: PUSH_BURST_INTERVAL_MS });
-  // Reads of the pages list (one request each) keep the 1 s pace without the burst's growth: a
-  // page change is served within seconds even right after a storm of other events.
+  // Reads of the pages list (one request each) keep a steady pace without the burst's growth: a
+  // page change is served within a second or so even right after a storm of other events.
   const pageReads = new RefreshThrottle(refresh, { intervalMs: PAGE_READ_INTERVAL_MS });
-  /** A refresh that reads (at least) the pages list. */
-  const readPages = (event: PushEvent = PAGES_WANTED) => {
+  /** Notes that the next refresh reads (at least) the pages list; once, however often it is asked. */
+  const wantPages = (event: PushEvent = PAGES_WANTED) => {
+    if (pendingEvents.includes(event)) return;
     if (pendingEvents.length < 100) pendingEvents.push(event);
     else pendingEvents = [null];
+  };
+  const readPages = (event: PushEvent = PAGES_WANTED) => {
+    wantPages(event);
     pageReads.request();
   };
   const unknownNames = new AskLimiter();
   function askForPages(maxWaitMs = 2_000): Promise<void> {
     // One read per 10 s for every unknown name together; an ask inside that time joins the read
-    // still to come, if any, and is answered at once otherwise.
-    // Answered by a refresh that starts after the ask (the throttle may start it right here).
+    // still to come, if any, and is answered at once otherwise. A read answers the asks made
+    // before it started (it may start right here).
     let after = refreshesStarted;
     if (unknownNames.tryStart()) {
-      // Its own limit is the pace: no wait behind the 1 s interval of the other reads.
-      if (pendingEvents.length < 100) pendingEvents.push(PAGES_WANTED);
+      // Its own limit is its pace: no wait behind the interval of the other reads.
+      wantPages();
       void refresh().catch(() => undefined);
+    } else if (pageAsks.length === 0) {
+      return Promise.resolve();
+    } else {
+      after = Math.min(...pageAsks.map((ask) => ask.after));
     }
-    else if (pageAsks.length === 0) return Promise.resolve();
-    else after = Math.min(...pageAsks.map((ask) => ask.after));
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, maxWaitMs);
       timer.unref();
