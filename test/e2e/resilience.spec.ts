@@ -9,7 +9,8 @@ import { test, expect } from './fixtures.ts';
 import { startApiProxy } from './support/api-proxy.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
 
-const refreshLines = (site: PorchlightProcess) => site.output.filter((line) => line.includes('refreshed status data'));
+/** Refreshes visitors started (the data's freshness ran out), not the pages list's own reads every CACHE_FRESH_SECONDS. */
+const refreshLines = (site: PorchlightProcess) => site.output.filter((line) => line.includes('refreshed status data') && line.includes('"trigger":"ttl"'));
 const requestsOf = (line: string) => Number(/with (\d+) API requests/.exec(line)?.[1]);
 
 async function behindProxy(porchlight: PorchlightProcess, env: Record<string, string> = {}) {
