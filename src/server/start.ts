@@ -192,7 +192,6 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   const site = await startSiteThread(siteConfigOf(config.site, config.languages, { api: { url: apiUrl, key: apiKey }, subscriptions: subscriptions !== null, subscribeFormOrigin: null }));
   const tlsGate = createTlsGate({
     publicHostName: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL).hostname : null,
-    freshMs: config.site.CACHE_FRESH_SECONDS * 1000,
   });
   let front: ReturnType<typeof createFrontHandler> | null = null;
   let rejected = 0;

@@ -12,6 +12,7 @@ import { contentSecurityPolicy, securityHeaders } from './security/csp.ts';
 import { BASE_PATH_HEADER, EXPORT_HEADER, normalizeBasePath } from './view/internal-request.ts';
 import { HOST_OUTPUT_PATHS } from './view/page-outputs.ts';
 import { findPageByHost } from './view/routing.ts';
+import { unknownSlug } from './view/unknown-name.ts';
 import { siteConfig } from './running-config.ts';
 import type { Locale } from './i18n/locales.ts';
 import { translator } from './i18n/translator.ts';
@@ -56,7 +57,13 @@ const site = defineMiddleware(async (context, next) => {
       if (!(error instanceof SnapshotUnavailableError)) throw error;
       context.locals.unavailable = { retryAfterSeconds: error.retryAfterSeconds };
     }
-    const page = context.locals.data ? findPageByHost(context.locals.data.snapshot.pages, context.request.headers.get('host')) : null;
+    let page = context.locals.data ? findPageByHost(context.locals.data.snapshot.pages, context.request.headers.get('host')) : null;
+    if (context.locals.data && !page && unknownSlug(context.locals.data.snapshot.pages, pathname) !== null) {
+      // A page the data does not show yet: read the pages list (rate-limited) before the 404.
+      await siteData().askForPages();
+      context.locals.data = await siteData().get().catch(() => context.locals.data);
+      page = context.locals.data ? findPageByHost(context.locals.data.snapshot.pages, context.request.headers.get('host')) : null;
+    }
     if (context.locals.unavailable) {
       response = await next('/unavailable');
     } else if (page && HOST_OUTPUT_PATHS.has(pathname)) {

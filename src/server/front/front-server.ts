@@ -10,6 +10,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DATA_VERSION_CHANNEL } from '../../site/data/data-version.ts';
 import { listenOn } from '../../site/data/thread-channel.ts';
+import { dropsStored, onHiddenPages } from '../../site/data/hidden-pages.ts';
 import { cacheTarget, checkHost, forwardedPath, type CacheTarget, type CheckedHost } from './request-key.ts';
 import { gateRequest, isGateAnswer } from './request-gate.ts';
 import { createPassThrough, sendAnswer, sendBusy } from './pass-through.ts';
@@ -114,6 +115,10 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   });
   const probes = createProbes({ maxStaleMs: options.maxStaleMs, now });
   const dataVersion = followDataVersion((version) => void pages.rewarmFor(version));
+  // A page made non-public, deleted or moved off its domain: its stored bytes go at once.
+  const stopDropping = onHiddenPages((hidden) => {
+    for (const [key, page] of pages.cache.entries()) if (dropsStored(page, hidden)) pages.cache.delete(key);
+  });
   /** A coarse clock for `servedAt`, so a hit costs a property write, not a clock read. */
   let tick = now();
   const ticker = setInterval(() => (tick = now()), TICK_MS);
@@ -233,6 +238,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     counts,
     close: async () => {
       dataVersion.close();
+      stopDropping();
       clearInterval(ticker);
       pages.close();
       mainHost.close();

@@ -7,10 +7,11 @@
  * announces after each load or restored snapshot (site/data/custom-domains.ts): no API call per
  * ask, no render, and renewals keep working while the API is down.
  *
- * Status page changes (a page made non-public, a new domain) come with no push from the API. So
- * when the names are older than CACHE_FRESH_SECONDS, the gate asks the site to read its pages
- * list again (at most once per CACHE_FRESH_SECONDS, whatever the number of asks) and waits
- * briefly for the next announcement: a page made non-public is refused within that time.
+ * The site reads its pages list at least every CACHE_FRESH_SECONDS (and at once on a page change
+ * pushed by the embedded API), so a page made non-public is refused within that time. A name the
+ * names do not hold is the same ask as a visitor's for an unknown slug (site/data/pages-freshness.ts:
+ * one read per 10 s for all of them): the gate asks the site and waits briefly for its next
+ * announcement, so a domain added a moment ago gets its certificate on the first ask.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { followCustomDomains } from '../../site/data/custom-domains.ts';
@@ -37,8 +38,6 @@ export interface TlsGate {
 export interface TlsGateOptions {
   /** SITE_PUBLIC_URL's host name, if set: the main host gets its certificate through the gate too. */
   publicHostName: string | null;
-  /** How long announced names count as current (the site's CACHE_FRESH_SECONDS). */
-  freshMs: number;
   /** Longest wait for the site's next announcement once the names are no longer current. */
   maxWaitMs?: number;
   now?: () => number;
@@ -64,10 +63,10 @@ const ANSWERS: Record<TlsDecision | 'method', { status: number; body: string; he
 const MAX_WAITING = 256;
 
 export function createTlsGate(options: TlsGateOptions): TlsGate {
-  const now = options.now ?? Date.now;
   const maxWaitMs = options.maxWaitMs ?? 2_000;
   const wantFresh = options.askForFreshData ?? (() => askForFreshData('pages'));
-  let announcedAt = Number.NEGATIVE_INFINITY;
+  /** An ask for the pages list was sent and no announcement came since: later refusals wait for it too. */
+  let asked = false;
   /** Asks waiting for the next announcement: all answered together, by it or by the wait's end. */
   let waiters: (() => void)[] = [];
   const release = () => {
@@ -76,7 +75,7 @@ export function createTlsGate(options: TlsGateOptions): TlsGate {
     for (const resolve of waiting) resolve();
   };
   const domains = (options.domains ?? followCustomDomains)(() => {
-    announcedAt = now();
+    asked = false;
     release();
   });
   const counts: TlsGateCounts = { allowed: 0, refused: 0 };
@@ -92,13 +91,25 @@ export function createTlsGate(options: TlsGateOptions): TlsGate {
     return normalized;
   };
 
-  /** Resolves once the names are current: at once, at the site's next announcement, or after the wait. */
-  function currentEnough(): Promise<void> | null {
-    // Past a bound, asks are answered from what is known rather than queued (a flood of asks).
-    if (now() - announcedAt <= options.freshMs || waiters.length >= MAX_WAITING) return null;
-    wantFresh();
+  /**
+   * For a name the announced names do not hold: resolves at the site's next announcement (the
+   * site answers every ask with one, after its read or at once when none may start) or after the
+   * wait. Null when the name is known, or past a bound of waiting asks (a flood of them).
+   */
+  function askedAgain(request: IncomingMessage): Promise<void> | null {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return null;
+    if (decisionFor(request) !== 'refused' || waiters.length >= MAX_WAITING) return null;
+    // One ask in flight at a time: the refusals meanwhile wait for its answer.
+    if (!asked) {
+      asked = true;
+      wantFresh();
+    }
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, maxWaitMs);
+      const timer = setTimeout(() => {
+        // No answer (the site's thread busy or gone): the next refusal asks again.
+        asked = false;
+        resolve();
+      }, maxWaitMs);
       timer.unref();
       waiters.push(() => {
         clearTimeout(timer);
@@ -107,8 +118,14 @@ export function createTlsGate(options: TlsGateOptions): TlsGate {
     });
   }
 
+  function decisionFor(request: IncomingMessage): TlsDecision {
+    const url = request.url ?? '/';
+    const queryAt = url.indexOf('?');
+    return decideTls(queryAt === -1 ? '' : url.slice(queryAt + 1), current(), options.publicHostName);
+  }
+
   function handle(request: IncomingMessage, response: ServerResponse): void {
-    const waiting = request.method === 'GET' || request.method === 'HEAD' ? currentEnough() : null;
+    const waiting = askedAgain(request);
     if (waiting === null) return answer(request, response);
     waiting.then(() => {
       // A proxy that gave up waiting has nothing to be answered.
@@ -117,11 +134,7 @@ export function createTlsGate(options: TlsGateOptions): TlsGate {
   }
 
   function answer(request: IncomingMessage, response: ServerResponse): void {
-    const url = request.url ?? '/';
-    const queryAt = url.indexOf('?');
-    const decision = request.method === 'GET' || request.method === 'HEAD'
-      ? decideTls(queryAt === -1 ? '' : url.slice(queryAt + 1), current(), options.publicHostName)
-      : 'method';
+    const decision = request.method === 'GET' || request.method === 'HEAD' ? decisionFor(request) : 'method';
     if (decision === 'allowed') counts.allowed += 1;
     else if (decision === 'refused') counts.refused += 1;
     const reply = ANSWERS[decision];

@@ -6,8 +6,9 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PORCHLIGHT_PUSH_PATH } from '../../contract/porchlight-push.ts';
 
-export const PUSH_PATH = '/_porchlight/push/';
+export const PUSH_PATH = PORCHLIGHT_PUSH_PATH;
 /** Chat messages are a few kilobytes (Slack caps a section at 3000 characters). */
 export const MAX_PUSH_BODY_BYTES = 64 * 1024;
 

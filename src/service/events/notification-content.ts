@@ -1,9 +1,11 @@
 import type { EventFlag } from '../../contract/notification.ts';
-import type { IncidentEvent, MaintenanceEvent, MonitorEvent, ServiceEvent } from './service-event.ts';
+import type { PAGE_CHANGED_EVENT } from '../../contract/porchlight-push.ts';
+import type { IncidentEvent, MaintenanceEvent, MonitorEvent, PageChangedEvent, ServiceEvent } from './service-event.ts';
 
 /** What a notification says, independent of the channel that carries it. */
 export interface NotificationContent {
-  event: EventFlag;
+  /** One of the eight flags, or a page change (Porchlight's own push channel only). */
+  event: EventFlag | typeof PAGE_CHANGED_EVENT;
   organization: string;
   /** One line, e.g. "Monitor down: Payments API". */
   title: string;
@@ -90,4 +92,19 @@ function maintenanceContent(event: MaintenanceEvent): Omit<NotificationContent, 
 export function notificationContent(event: ServiceEvent, organization: string): NotificationContent {
   const content = 'monitor' in event ? monitorContent(event) : 'incident' in event ? incidentContent(event) : maintenanceContent(event);
   return { ...content, organization };
+}
+
+const PAGE_CHANGE_WORDS: Record<PageChangedEvent['change'], string> = { created: 'created', updated: 'changed', deleted: 'deleted' };
+
+/** A status page change, for Porchlight's own push channel: the site re-reads its pages list. */
+export function pageChangedContent(event: PageChangedEvent, organization: string): NotificationContent {
+  return {
+    event: event.type,
+    organization,
+    title: `Status page ${PAGE_CHANGE_WORDS[event.change]}: ${event.page.name}`,
+    summary: `The status page "${event.page.slug}" was ${PAGE_CHANGE_WORDS[event.change]}.`,
+    fields: [],
+    emoji: ':page_facing_up:',
+    at: event.at,
+  };
 }

@@ -1,7 +1,7 @@
 import type { Store } from '../store/store.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
-import { notificationContent } from './notification-content.ts';
-import { eventSubject, type ServiceEvent } from './service-event.ts';
+import { notificationContent, pageChangedContent } from './notification-content.ts';
+import { eventSubject, type PageChangedEvent, type ServiceEvent } from './service-event.ts';
 
 /**
  * Fans an event out to the organization's enabled channels whose flag for it is set, and hands each
@@ -32,6 +32,25 @@ export class Notifier {
         const content = notificationContent(event, organization);
         for (const channel of channels) this.deliveries.enqueue(organizationId, channel.id, content);
       }
+      return channels.map((channel) => channel.id);
+    } catch (error) {
+      this.log(`event ${event.type} could not be routed: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    }
+  }
+
+  /**
+   * Tells the organization's Porchlight push channels that a status page changed (nothing in the
+   * spec announces that; a site would otherwise see it only at its next read of the pages list).
+   * Never throws, like emit.
+   */
+  announcePageChange(organizationId: string, event: PageChangedEvent): string[] {
+    try {
+      const channels = this.store.notifications.pushChannels(organizationId);
+      if (channels.length === 0 || !this.deliveries) return [];
+      const organization = this.store.organizations.get(organizationId)?.name ?? organizationId;
+      const content = pageChangedContent(event, organization);
+      for (const channel of channels) this.deliveries.enqueue(organizationId, channel.id, content);
       return channels.map((channel) => channel.id);
     } catch (error) {
       this.log(`event ${event.type} could not be routed: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,3 +1,4 @@
+import type { PAGE_CHANGED_EVENT } from '../../contract/porchlight-push.ts';
 import type { IncidentRecord } from '../store/incidents.ts';
 import type { MaintenanceRecord } from '../store/maintenance.ts';
 
@@ -33,6 +34,17 @@ export interface MaintenanceEvent {
   window: { id: string; title: string; description: string | null; scheduledStart: string; scheduledEnd: string; monitors: string[] };
   /** Moved by its scheduled time (the engine) rather than through the API. */
   automatic: boolean;
+}
+
+/**
+ * A status page created, changed (any field) or deleted: no channel flag of the spec covers it,
+ * so it goes to Porchlight's own push channels only (see contract/porchlight-push.ts).
+ */
+export interface PageChangedEvent {
+  type: typeof PAGE_CHANGED_EVENT;
+  at: string;
+  change: 'created' | 'updated' | 'deleted';
+  page: { id: string; name: string; slug: string };
 }
 
 /** Something that happened in an organization; each kind matches one channel flag. */

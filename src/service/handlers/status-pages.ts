@@ -3,7 +3,9 @@ import {
   updateStatusPageSchema,
   type PageMonitorLinkInput,
 } from '../../contract/status-page.ts';
+import { PAGE_CHANGED_EVENT } from '../../contract/porchlight-push.ts';
 import type { ServiceDeps } from '../deps.ts';
+import type { PageChangedEvent } from '../events/service-event.ts';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../http/errors.ts';
 import { created, found, listReply, noContent, ok, pathParam, type Route } from '../http/route.ts';
 import { parseInput } from '../http/validation.ts';
@@ -45,7 +47,11 @@ function assertUnique(store: Store, fields: { slug?: string | undefined; customD
   }
 }
 
-export function statusPageRoutes({ store, now }: ServiceDeps): Route[] {
+export function statusPageRoutes({ store, now, notifier }: ServiceDeps): Route[] {
+  /** Once committed: Porchlight's push channels hear of it (see contract/porchlight-push.ts). */
+  const announce = (organizationId: string, change: PageChangedEvent['change'], page: { id: string; name: string; slug: string }): void => {
+    notifier.announcePageChange(organizationId, { type: PAGE_CHANGED_EVENT, at: now().toISOString(), change, page: { id: page.id, name: page.name, slug: page.slug } });
+  };
   return [
     {
       method: 'GET',
@@ -73,6 +79,7 @@ export function statusPageRoutes({ store, now }: ServiceDeps): Route[] {
           assertUnique(store, fields, null);
           return store.statusPages.insert(context.organizationId, fields, links, now());
         });
+        announce(context.organizationId, 'created', page);
         return created(page);
       },
     },
@@ -89,6 +96,7 @@ export function statusPageRoutes({ store, now }: ServiceDeps): Route[] {
           assertUnique(store, changes, id);
           return found(store.statusPages.update(context.organizationId, id, changes, now()), 'status page');
         });
+        announce(context.organizationId, 'updated', page);
         return ok(page);
       },
     },
@@ -97,8 +105,13 @@ export function statusPageRoutes({ store, now }: ServiceDeps): Route[] {
       path: '/status-pages/:id',
       body: false,
       handle: (context) => {
-        const deleted = store.transaction(() => store.statusPages.delete(context.organizationId, pathParam(context, 'id')));
+        const id = pathParam(context, 'id');
+        const deleted = store.transaction(() => {
+          const page = store.statusPages.get(context.organizationId, id);
+          return page && store.statusPages.delete(context.organizationId, id) ? page : null;
+        });
         if (!deleted) throw new NotFoundError('status page');
+        announce(context.organizationId, 'deleted', deleted);
         return noContent();
       },
     },

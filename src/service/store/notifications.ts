@@ -9,6 +9,7 @@ import {
   type createChannelSchema,
   type updateChannelSchema,
 } from '../../contract/notification.ts';
+import { isPorchlightPushUrl } from '../../contract/porchlight-push.ts';
 import type { Database } from './database.ts';
 import { newId } from './ids.ts';
 import { bit, flag, int, oneOf, text, textOrNull, type Row, fromTable } from './rows.ts';
@@ -94,6 +95,15 @@ export class NotificationChannelRepository {
       .statement(`SELECT * FROM notification_channels WHERE organization_id = ? AND enabled = 1 AND ${FLAG_COLUMNS[event]} = 1 ORDER BY created_at, rowid`)
       .all(organizationId)
       .map(toChannel);
+  }
+
+  /** The organization's enabled chat channels whose webhook is a Porchlight site's push route (see contract/porchlight-push.ts). */
+  pushChannels(organizationId: string): NotificationChannelRecord[] {
+    return this.db
+      .statement(`SELECT * FROM notification_channels WHERE organization_id = ? AND enabled = 1 AND type = 'slack' ORDER BY created_at, rowid`)
+      .all(organizationId)
+      .map(toChannel)
+      .filter((channel) => isPorchlightPushUrl(channel.webhookUrl));
   }
 
   /** The channel by id alone (deliveries run outside any request). */

@@ -3,9 +3,9 @@
  * announced rather than from a render, so that such questions keep the data fresh.
  *
  * - `visit` (a readiness probe): like a visitor, a refresh only when the data's freshness has run out.
- * - `pages` (the TLS gate): the status pages list, which no push ever announces, read on its own
- *   at most once per CACHE_FRESH_SECONDS, so a page made non-public stops getting certificates
- *   within that time even while push stretches the rest of the data's freshness.
+ * - `pages` (the TLS gate, for a name it does not know): the status pages list read again, by the
+ *   same rate-limited ask as a visitor's for an unknown slug (pages-freshness.ts: one read per
+ *   10 s for all of them); the site answers with its next announcement of custom domains.
  *
  * No number of questions costs more API requests than those bounds.
  */

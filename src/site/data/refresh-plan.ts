@@ -12,6 +12,8 @@
  *   last hour) polling is only the safety net; without it `CACHE_FRESH_SECONDS` is the bound.
  */
 
+import { PAGE_CHANGED_EVENT } from '../../contract/porchlight-push.ts';
+
 export const LISTS = ['organization', 'pages', 'monitors', 'incidents', 'maintenance'] as const;
 export type ListName = (typeof LISTS)[number];
 
@@ -19,14 +21,16 @@ export type ListName = (typeof LISTS)[number];
 export type PushEvent = string | null;
 
 /**
- * The site's own ask for the status pages alone (the TLS gate's: no API event announces a page
- * made non-public or given another domain); never an event name of the API (they start `on`).
+ * The site's own ask for the status pages alone (pages-freshness.ts: the periodic read, and
+ * names the data does not know); never an event name of the API (they start `on`).
  */
 export const PAGES_WANTED: PushEvent = 'porchlight:pages';
 
 /** The lists each known event can change (an auto-incident comes with the monitor's event). */
 const LISTS_BY_EVENT: Readonly<Record<string, readonly ListName[]>> = {
   [PAGES_WANTED]: ['pages'],
+  // Porchlight's own channel only (contract/porchlight-push.ts): a page created, changed or deleted.
+  [PAGE_CHANGED_EVENT]: ['pages'],
   onMonitorDown: ['monitors', 'incidents'],
   onMonitorRecovered: ['monitors', 'incidents'],
   onIncidentCreated: ['incidents'],
@@ -98,8 +102,15 @@ export function monitorsToCatchUp(
 /** Push counts as working for this long after the last sign of it. */
 export const PUSH_WORKING_MS = 3_600_000;
 
-/** How long the data now loaded stays fresh: the safety-net poll with push working, else `freshMs`. */
-export function freshnessMs(options: { freshMs: number; pushPollMs: number; lastPushSignMs: number | null; nowMs: number }): number {
+/**
+ * How long the data now loaded stays fresh: the safety-net poll with push working, else
+ * `freshMs`, counted from the last refresh that read every list (`lastFullReadMs`; now when
+ * absent), so that refreshes of a few lists (pushes, the pages list) never put the poll off.
+ * Never less than a millisecond (a TTL of 0 would mean "forever" to the cache).
+ */
+export function freshnessMs(options: { freshMs: number; pushPollMs: number; lastPushSignMs: number | null; nowMs: number; lastFullReadMs?: number | null }): number {
   const working = options.lastPushSignMs !== null && options.nowMs - options.lastPushSignMs <= PUSH_WORKING_MS;
-  return working ? Math.max(options.freshMs, options.pushPollMs) : options.freshMs;
+  const period = working ? Math.max(options.freshMs, options.pushPollMs) : options.freshMs;
+  const since = options.lastFullReadMs ?? options.nowMs;
+  return Math.max(1, since + period - options.nowMs);
 }

@@ -8,6 +8,8 @@
  * safety net. What each refresh reads is refresh-plan.ts's; rate-limit headers pace check pages.
  */
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { PAGE_CHANGED_EVENT } from '../../contract/porchlight-push.ts';
 import { createClient, createHttpDispatcher, RateLimitError, type ApiClient, type RequestDispatcher } from '../../api/index.ts';
 import { MAX_RESPONSE_BYTES } from '../../api/transport.ts';
 import { createLogger, reasonOf, type Logger } from '../../logging/logger.ts';
@@ -17,10 +19,12 @@ import { announceCustomDomains } from './custom-domains.ts';
 import { announceDataFetchedAt } from './data-age.ts';
 import { onDataWanted } from './data-wanted.ts';
 import { announceDataVersion, dataVersionOf } from './data-version.ts';
+import { announceHiddenPages, hiddenPages } from './hidden-pages.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
 import { askPushChannelVerified, onPush, type PushMessage } from './push-signal.ts';
 import { RateLimitPacer } from './rate-limit-pacer.ts';
-import { freshnessMs, listsToRead, PAGES_WANTED, type PushEvent } from './refresh-plan.ts';
+import { AskLimiter, pagesCheckIntervalMs, pagesReadDue } from './pages-freshness.ts';
+import { freshnessMs, LISTS, listsToRead, PAGES_WANTED, type PushEvent } from './refresh-plan.ts';
 import { publishRefresh } from './refresh-events.ts';
 import { announceSnapshot } from './snapshot-channel.ts';
 import { RefreshThrottle } from './refresh-throttle.ts';
@@ -35,11 +39,19 @@ const FIRST_LOAD_BACKFILL_FACTOR = 5;
 const PUSH_REFRESH_INTERVAL_MS = 1_000;
 /** ...and during a burst of them, the interval doubles up to this. */
 const PUSH_BURST_INTERVAL_MS = 5_000;
+/** Reads of the pages list alone (one request each) start at most this often. */
+const PAGE_READ_INTERVAL_MS = 500;
 /** A check page the rate-limit pacer would hold longer than this waits for a later refresh instead. */
 const MAX_PACING_WAIT_MS = 5_000;
 
 export interface SiteData {
   get(): Promise<CachedSnapshot>;
+  /**
+   * A name (a slug, a custom domain) the data does not know was asked for: the pages list is
+   * read again, at most once per 10 s for all such asks (pages-freshness.ts). Resolves once that
+   * read is done, at once when none may start, and after `maxWaitMs` at the latest.
+   */
+  askForPages(maxWaitMs?: number): Promise<void>;
   /** HTTP requests sent to the API since start, retries included (the static export reports them). */
   apiRequests(): number;
   /** Whether pages can be shown now (fresh or stale data); starts loading when nothing is loaded. */
@@ -102,6 +114,11 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
   let pendingEvents: PushEvent[] = [];
   /** The last push received or push channel verified (epoch ms): push works, polling is the safety net. */
   let lastPushSign: number | null = null;
+  /** When a successful refresh last read the pages list, and every list (epoch ms). */
+  let lastPagesRead: number | null = null;
+  let lastFullRead: number | null = null;
+  /** The snapshot last announced (a read of the pages list that found nothing new gives it back). */
+  let announced: Snapshot | null = null;
 
   /**
    * One save at a time, and only the newest snapshot waits for its turn: with saves slower than
@@ -143,12 +160,18 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
 
   const cache = new SnapshotCache({
     freshMs: config.freshSeconds * 1000,
-    freshFor: () => freshnessMs({ freshMs: config.freshSeconds * 1000, pushPollMs: config.pushPollSeconds * 1000, lastPushSignMs: lastPushSign, nowMs: Date.now() }),
+    freshFor: () => freshnessMs({ freshMs: config.freshSeconds * 1000, pushPollMs: config.pushPollSeconds * 1000, lastPushSignMs: lastPushSign, nowMs: Date.now(), lastFullReadMs: lastFullRead }),
     maxStaleMs: config.maxStaleSeconds * 1000,
     failureBackoffMs: 2_000,
     restore,
     onLoaded: (snapshot) => {
+      // Before the new data version: the front server drops a hidden page's bytes rather than re-rendering behind them.
+      const hidden = announced ? hiddenPages(announced.pages, snapshot.pages) : null;
+      if (hidden) announceHiddenPages(hidden);
       announceCustomDomains(snapshot.pages);
+      // Nothing new (the pages list read again, unchanged): the domains answer the TLS gate's ask; the rest stands.
+      if (snapshot === announced) return;
+      announced = snapshot;
       announceDataVersion(dataVersionOf(snapshot.fetchedAt));
       announceDataFetchedAt(snapshot.fetchedAt);
       // E-mail subscriptions find their events by comparing successive loads of this same data.
@@ -157,6 +180,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
       save(snapshot);
     },
     onRestored: (snapshot) => {
+      announced = snapshot;
       announceCustomDomains(snapshot.pages);
       announceDataVersion(dataVersionOf(snapshot.fetchedAt));
       if (config.subscriptions) announceSnapshot('restored', snapshot);
@@ -175,6 +199,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
       const events = pendingEvents;
       pendingEvents = [];
       const lists = listsToRead(trigger === 'push' ? events : null);
+      const pagesOnly = latest !== null && lists.size === 1 && lists.has('pages');
       let snapshot: Snapshot;
       try {
         snapshot = await loadSnapshot(client, histories, {
@@ -190,7 +215,8 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
           backfillBudget: histories.size === 0 ? config.backfillPages * FIRST_LOAD_BACKFILL_FACTOR : config.backfillPages,
           concurrency: 4,
           timeZones: timeZonesInUse(config.languages),
-          skipHistory: Date.now() < historyHoldUntil,
+          // The pages list on its own (pages-freshness.ts) costs one request: no check pages.
+          skipHistory: pagesOnly || Date.now() < historyHoldUntil,
           onHistoryError: (error) => {
             if (error instanceof RateLimitError) historyHoldUntil = Date.now() + Math.min((error.retryAfterSeconds ?? 60) * 1000, 3_600_000);
             if (error instanceof RateLimitPacingError) historyHoldUntil = Date.now() + error.waitMs;
@@ -204,6 +230,11 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
         publishRefresh({ outcome: 'failure', trigger, durationSeconds: failed.durationMs / 1000, requests: failed.requests });
         throw error;
       }
+      const readAt = snapshot.fetchedAt.getTime();
+      if (lists.has('pages') || latest === null) lastPagesRead = readAt;
+      if (lists.size === LISTS.length || latest === null) lastFullRead = readAt;
+      // Pages unchanged: the same snapshot, so nothing is re-rendered and nothing looks new.
+      if (pagesOnly && latest && isDeepStrictEqual(snapshot.pages, latest.pages)) snapshot = latest;
       latest = snapshot;
       const count = requests - before;
       const durationMs = Math.round(performance.now() - started);
@@ -213,11 +244,71 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     },
   });
 
-  const pushes = new RefreshThrottle(() => cache.refresh(), { intervalMs: PUSH_REFRESH_INTERVAL_MS, maxIntervalMs: PUSH_BURST_INTERVAL_MS });
+  /** Refreshes started so far (by a throttle, or for an unknown name): an ask is answered by one that started after it. */
+  let refreshesStarted = 0;
+  /** Asks for the pages list waiting for a refresh that started after them. */
+  let pageAsks: { after: number; resolve: () => void }[] = [];
+  const settlePageAsks = (started: number) => {
+    const done = pageAsks.filter((ask) => started > ask.after);
+    pageAsks = pageAsks.filter((ask) => started <= ask.after);
+    for (const ask of done) ask.resolve();
+  };
+  const refresh = async () => {
+    refreshesStarted += 1;
+    const started = refreshesStarted;
+    await cache.refresh().finally(() => settlePageAsks(started));
+  };
+  const pushes = new RefreshThrottle(refresh, { intervalMs: PUSH_REFRESH_INTERVAL_MS, maxIntervalMs: PUSH_BURST_INTERVAL_MS });
+  // Reads of the pages list (one request each) keep a steady pace without the burst's growth: a
+  // page change is served within a second or so even right after a storm of other events.
+  const pageReads = new RefreshThrottle(refresh, { intervalMs: PAGE_READ_INTERVAL_MS });
+  /** Notes that the next refresh reads (at least) the pages list; once, however often it is asked. */
+  const wantPages = (event: PushEvent = PAGES_WANTED) => {
+    if (pendingEvents.includes(event)) return;
+    if (pendingEvents.length < 100) pendingEvents.push(event);
+    else pendingEvents = [null];
+  };
+  const readPages = (event: PushEvent = PAGES_WANTED) => {
+    wantPages(event);
+    pageReads.request();
+  };
+  const unknownNames = new AskLimiter();
+  function askForPages(maxWaitMs = 2_000): Promise<void> {
+    // One read per 10 s for every unknown name together; an ask inside that time joins the read
+    // still to come, if any, and is answered at once otherwise. A read answers the asks made
+    // before it started (it may start right here).
+    let after = refreshesStarted;
+    if (unknownNames.tryStart()) {
+      // Its own limit is its pace: no wait behind the interval of the other reads.
+      wantPages();
+      void refresh().catch(() => undefined);
+    } else if (pageAsks.length === 0) {
+      return Promise.resolve();
+    } else {
+      after = Math.min(...pageAsks.map((ask) => ask.after));
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, maxWaitMs);
+      timer.unref();
+      pageAsks.push({
+        after,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
+    });
+  }
+  // The pages list at least every CACHE_FRESH_SECONDS, whatever push does (pages-freshness.ts).
+  const freshMs = config.freshSeconds * 1000;
+  setInterval(() => {
+    if (latest !== null && pagesReadDue({ lastPagesReadMs: lastPagesRead, nowMs: Date.now(), freshMs })) readPages();
+  }, pagesCheckIntervalMs(freshMs)).unref();
   onPush((message: PushMessage) => {
     if (message.type === 'ask') return;
     lastPushSign = Date.now();
     if (message.type !== 'push') return;
+    if (message.event === PAGE_CHANGED_EVENT) return readPages(message.event);
     // Past a hundred unread events, one that names nothing known stands for them all (read every list).
     if (pendingEvents.length < 100) pendingEvents.push(message.event);
     else pendingEvents = [null];
@@ -225,15 +316,14 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
   });
   // The channel may have been verified before this listened.
   askPushChannelVerified();
-  let pagesAskedAt = Number.NEGATIVE_INFINITY;
   onDataWanted((what) => {
     // A visit (a readiness probe): a refresh only when the data is no longer fresh.
     if (what === 'visit') return void cache.get().catch(() => undefined);
-    // The TLS gate: the pages list alone, at most once per freshness period.
-    if (Date.now() - pagesAskedAt < config.freshSeconds * 1000) return;
-    pagesAskedAt = Date.now();
-    if (pendingEvents.length < 100) pendingEvents.push(PAGES_WANTED);
-    pushes.request();
+    // A name the serving thread does not know (the TLS gate): the same ask as a visitor's, answered
+    // with the domains once it is done (the gate waits for that announcement).
+    void askForPages().then(() => {
+      if (latest) announceCustomDomains(latest.pages);
+    });
   });
   if (config.subscriptions) {
     // Subscribers are told of changes nobody is looking at too: the data is read at least once
@@ -243,6 +333,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
 
   return {
     get: () => cache.get(),
+    askForPages,
     apiRequests: () => requests,
     ready: () => {
       // A probe is a visitor too: it starts the first load, or a refresh of stale data.

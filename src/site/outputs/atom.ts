@@ -5,7 +5,7 @@
 import type { OutputSource } from '../view/output-route.ts';
 import { PAGE_OUTPUTS } from '../view/page-outputs.ts';
 import { feedData, type FeedEntry } from './feed-entries.ts';
-import { xmlElement, xmlEmptyElement } from './xml.ts';
+import { xmlAttribute, xmlElement, xmlEmptyElement } from './xml.ts';
 
 export const ATOM_CONTENT_TYPE = 'application/atom+xml; charset=utf-8';
 
@@ -29,7 +29,7 @@ export function atomFeed(source: OutputSource): string {
   const feed = feedData(source);
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
-    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${xmlAttribute(feed.language)}">`,
     `  ${xmlElement('id', feed.id)}`,
     `  ${xmlElement('title', feed.title, { type: 'text' })}`,
     `  ${xmlElement('subtitle', feed.description, { type: 'text' })}`,

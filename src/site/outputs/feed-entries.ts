@@ -40,6 +40,8 @@ export interface FeedData {
   /** The latest change the feed shows (epoch ms). */
   updated: number;
   entries: FeedEntry[];
+  /** The BCP 47 tag of the language the feed's text is in (RSS `<language>`, Atom `xml:lang`). */
+  language: string;
 }
 
 /** HTML character data; quotes too, so the same text is also safe in an attribute. */
@@ -98,5 +100,6 @@ export function feedData(source: OutputSource): FeedData {
     author: source.organization?.name ?? page.name,
     updated,
     entries,
+    language: source.context.i18n.locale,
   };
 }

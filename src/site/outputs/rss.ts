@@ -34,6 +34,7 @@ export function rssFeed(source: OutputSource): string {
     `    ${xmlElement('title', feed.title)}`,
     `    ${xmlElement('link', feed.home)}`,
     `    ${xmlElement('description', feed.description)}`,
+    `    ${xmlElement('language', feed.language)}`,
     `    ${xmlElement('lastBuildDate', rfc822(feed.updated))}`,
     `    ${xmlEmptyElement('atom:link', { href: source.urls.at(PAGE_OUTPUTS.rssFeed), rel: 'self', type: 'application/rss+xml' })}`,
     `    ${xmlElement('generator', 'Porchlight')}`,

@@ -1,7 +1,9 @@
 /**
  * Caching and CSP bookkeeping a route applies to its response. Public status pages may be kept
- * by shared caches (RFC 5861: served stale while revalidating, and while the origin fails);
- * error answers and anything not public never are.
+ * by shared caches for the data's freshness and no longer: `must-revalidate` forbids serving them
+ * stale (RFC 9111 4.2.4), so a page made non-public or deleted leaves a CDN within `max-age` even
+ * while the origin fails (hiding wins over availability); error answers and anything not public
+ * are never kept.
  */
 import { sha256Source } from '../security/csp.ts';
 import { ownerStyleText } from './branding.ts';
@@ -10,7 +12,7 @@ import type { BrandingView } from './types.ts';
 export const NO_STORE = 'no-store';
 
 export function publicCacheControl(config: { freshSeconds: number; maxStaleSeconds: number }): string {
-  return `public, max-age=${config.freshSeconds}, stale-while-revalidate=${config.freshSeconds * 2}, stale-if-error=${config.maxStaleSeconds}`;
+  return `public, max-age=${config.freshSeconds}, must-revalidate`;
 }
 
 /** Registers the owner style's hash for the Content-Security-Policy the middleware writes. */

@@ -99,4 +99,20 @@ describe('freshnessMs', () => {
   it('never polls more often with push than without', () => {
     expect(freshnessMs({ freshMs: 600_000, pushPollMs: 300_000, nowMs: NOW, lastPushSignMs: NOW })).toBe(600_000);
   });
+
+  it('counts from the last read of every list: refreshes of a few lists never put the poll off', () => {
+    // A pages-only read 280 s after the last full read, with push working: fresh for 20 s more, not 300.
+    expect(freshnessMs({ ...base, lastPushSignMs: NOW, lastFullReadMs: NOW - 280_000 })).toBe(20_000);
+    expect(freshnessMs({ ...base, lastPushSignMs: null, lastFullReadMs: NOW - 10_000 })).toBe(20_000);
+    // Overdue: stale at once (1 ms, never 0, which the cache would read as "forever").
+    expect(freshnessMs({ ...base, lastPushSignMs: NOW, lastFullReadMs: NOW - 400_000 })).toBe(1);
+  });
+});
+
+describe('page changes', () => {
+  it('the embedded API\'s onStatusPageChanged reads the pages list alone, as the site\'s own ask does', () => {
+    expect([...listsToRead(['onStatusPageChanged'])]).toEqual(['pages']);
+    expect([...listsToRead([PAGES_WANTED])]).toEqual(['pages']);
+    expect([...listsToRead(['onStatusPageChanged', 'onIncidentCreated'])].sort()).toEqual(['incidents', 'pages']);
+  });
 });
