@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     throw new ExportError(`cannot write to ${args.outDir} (${error instanceof Error && 'code' in error ? String(error.code) : describe(error)})`);
   }
   // The bucket is checked before anything is exported: a wrong setting ends here, nothing written or deleted.
-  const publisher = args.publish ? new Publisher(args.publish, publishSettings(process.env)) : null;
+  const publisher = args.publish ? new Publisher(args.publish, publishSettings(process.env), config.site.CACHE_MAX_STALE_SECONDS) : null;
   try {
     await publisher?.checkAccess();
   } catch (error) {

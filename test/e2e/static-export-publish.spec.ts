@@ -10,6 +10,7 @@ import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import type { ApiClient, Incident, StatusPage } from '../../src/api/index.ts';
 import { exportFilePath } from '../../src/export/file-path.ts';
+import { bucketCacheControl } from '../../src/site/view/response-policy.ts';
 import { classifyReference, htmlReferences } from '../../src/export/links.ts';
 import { apiFor, demoPage } from './support/api.ts';
 import { exportManifest, manifestChanges, runExport, startExport, startExportWatch, type ApiAccess } from './support/export-process.ts';
@@ -21,7 +22,7 @@ test.describe.configure({ mode: 'serial' });
 const PREFIX = 'site';
 const MANIFEST_KEY = `${PREFIX}/.porchlight-publish.json`;
 /** The exporter's cache lifetimes are the server's defaults, so both send the same Cache-Control. */
-const SETTINGS = { CACHE_FRESH_SECONDS: '30', SITE_LOCALES: 'en,ar' };
+const SETTINGS = { CACHE_FRESH_SECONDS: '30', CACHE_MAX_STALE_SECONDS: '7200', SITE_LOCALES: 'en,ar' };
 
 let porchlight: PorchlightProcess;
 let api: ApiClient;
@@ -119,7 +120,8 @@ test.describe('publishing to a bucket', () => {
       const [object, server] = await Promise.all([s3.get(`${PREFIX}/${file}`), fetch(`${porchlight.siteUrl}${serverPath(file)}`, { redirect: 'manual' })]);
       await Promise.all([object.arrayBuffer(), server.arrayBuffer()]);
       expect(server.status, file).toBe(file === 'index.html' ? 302 : file === '404.html' ? 404 : 200);
-      expect(object.headers.get('cache-control'), file).toBe(server.headers.get('cache-control'));
+      // The server's caching, except that a public answer may be served stale from the bucket.
+      expect(object.headers.get('cache-control'), file).toBe(bucketCacheControl(server.headers.get('cache-control') ?? '', 7200));
       if (file === 'index.html') {
         // The one public page: the server's 302 is the object's website redirect (and its refresh page).
         expect(object.headers.get('x-amz-website-redirect-location')).toBe(server.headers.get('location'));
@@ -131,6 +133,8 @@ test.describe('publishing to a bucket', () => {
       expect(object.headers.get('x-amz-website-redirect-location'), file).toBeNull();
       seen.add(`${server.headers.get('content-type')} | ${server.headers.get('content-language')}`);
     }
+    const page = await s3.get(`${PREFIX}/acme/index.html`);
+    expect(page.headers.get('cache-control')).toMatch(/^public, max-age=\d+, stale-while-revalidate=\d+, stale-if-error=7200$/);
     // The comparison covered pages in both languages, feeds, JSON and images.
     expect([...seen]).toEqual(expect.arrayContaining(['text/html; charset=utf-8 | en', 'text/html; charset=utf-8 | ar', 'application/atom+xml; charset=utf-8 | null', 'image/png | null']));
     expect([...seen].some((entry) => entry.startsWith('application/json'))).toBe(true);

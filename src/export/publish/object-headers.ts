@@ -1,9 +1,12 @@
 /**
  * The headers an object carries: those the server sends for the same path. They are taken from
  * the site's own answer during the crawl (src/export/crawl.ts), the very headers the front server
- * replays, so there is no second table of types or cache lifetimes to keep in step.
+ * replays, so there is no second table of types or cache lifetimes to keep in step. One
+ * difference, decided beside the server's own policy (bucketCacheControl): a public answer may be
+ * served stale from a bucket, where the server says must-revalidate.
  */
 import type { FileAnswer } from '../crawl.ts';
+import { bucketCacheControl } from '../../site/view/response-policy.ts';
 
 export interface ObjectHeaders {
   contentType: string;
@@ -16,10 +19,10 @@ export interface ObjectHeaders {
 /** When the site named no type (it always does for its own routes). */
 const FALLBACK_TYPE = 'application/octet-stream';
 
-export function objectHeaders(answer: FileAnswer | undefined): ObjectHeaders {
+export function objectHeaders(answer: FileAnswer | undefined, maxStaleSeconds: number): ObjectHeaders {
   const headers = answer?.headers ?? {};
   const picked: ObjectHeaders = { contentType: headers['content-type'] ?? FALLBACK_TYPE };
-  if (headers['cache-control']) picked.cacheControl = headers['cache-control'];
+  if (headers['cache-control']) picked.cacheControl = bucketCacheControl(headers['cache-control'], maxStaleSeconds);
   if (headers['content-language']) picked.contentLanguage = headers['content-language'];
   if (answer?.redirect) picked.redirect = answer.redirect;
   return picked;

@@ -94,10 +94,13 @@ export class Publisher {
   readonly target: PublishTarget;
   private readonly settings: PublishSettings;
   private readonly client: S3Client;
+  /** CACHE_MAX_STALE_SECONDS: how long a CDN may serve an object stale while the bucket fails. */
+  private readonly maxStaleSeconds: number;
 
-  constructor(target: PublishTarget, settings: PublishSettings) {
+  constructor(target: PublishTarget, settings: PublishSettings, maxStaleSeconds: number) {
     this.target = target;
     this.settings = settings;
+    this.maxStaleSeconds = maxStaleSeconds;
     this.client = new S3Client(settings.config);
     useContentMd5ForDeletes(this.client);
   }
@@ -212,7 +215,7 @@ export class Publisher {
 
   async publish(files: ReadonlyMap<string, Buffer>, answers: ReadonlyMap<string, FileAnswer>): Promise<PublishResult> {
     const desired = new Map<string, DesiredObject>();
-    for (const [file, body] of files) desired.set(file, desiredObject(body, objectHeaders(answers.get(file))));
+    for (const [file, body] of files) desired.set(file, desiredObject(body, objectHeaders(answers.get(file), this.maxStaleSeconds)));
     const [listed, manifest] = [await this.list(), await this.readManifest()];
     const plan = planPublish(desired, manifest, listed);
 

@@ -15,6 +15,21 @@ export function publicCacheControl(config: { freshSeconds: number; maxStaleSecon
   return `public, max-age=${config.freshSeconds}, must-revalidate`;
 }
 
+const SERVER_PUBLIC = /^public, max-age=(\d+), must-revalidate$/;
+
+/**
+ * The same public answer kept as an object in a bucket (`npm run export -- --publish`): the bucket
+ * is the origin a CDN falls back on when every server is down, so there it may be served stale
+ * while revalidating and while the bucket fails (RFC 5861). Hiding still wins: a hidden page's
+ * objects are deleted, and a CDN that revalidates gets a 403/404, an answer rather than an error,
+ * which replaces its copy. Any other value (no-store, immutable assets) is kept as the server sends it.
+ */
+export function bucketCacheControl(serverValue: string, maxStaleSeconds: number): string {
+  const fresh = SERVER_PUBLIC.exec(serverValue)?.[1];
+  if (fresh === undefined) return serverValue;
+  return `public, max-age=${fresh}, stale-while-revalidate=${Number(fresh) * 2}, stale-if-error=${maxStaleSeconds}`;
+}
+
 /** Registers the owner style's hash for the Content-Security-Policy the middleware writes. */
 export function allowOwnerStyle(locals: App.Locals, branding: BrandingView | null): void {
   const text = ownerStyleText(branding);

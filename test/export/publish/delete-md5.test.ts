@@ -27,7 +27,7 @@ it('sends DeleteObjects with Content-MD5 of its body, signed, and no CRC32 check
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  const publisher = new Publisher({ bucket: 'status-bucket', prefix: '' }, publishSettings({ AWS_ENDPOINT_URL: `http://127.0.0.1:${port}`, AWS_ACCESS_KEY_ID: 'AKID', AWS_SECRET_ACCESS_KEY: 'secret' }));
+  const publisher = new Publisher({ bucket: 'status-bucket', prefix: '' }, publishSettings({ AWS_ENDPOINT_URL: `http://127.0.0.1:${port}`, AWS_ACCESS_KEY_ID: 'AKID', AWS_SECRET_ACCESS_KEY: 'secret' }), 86_400);
   try {
     const result = await publisher.publish(new Map(), new Map());
     expect(result.deleted).toEqual(['gone.html']);
