@@ -33,7 +33,7 @@ export interface Migration {
 }
 
 /** A migration script that changes nothing in a dialect (the change was already made there, or concerns only the other). */
-export const NO_CHANGE = 'SELECT 1 -- nothing to change in this dialect';
+export const NO_CHANGE = 'SELECT 1';
 
 export interface MigrationList {
   /** The store's name, for errors ("subscribers"). */
