@@ -191,7 +191,7 @@ export class SubscriberStore {
 
   /** The languages a page's confirmed subscribers read (null: the page's default), each once. */
   async subscriberLocales(pageId: string): Promise<(string | null)[]> {
-    return (await this.db.all("SELECT DISTINCT locale FROM subscribers WHERE page_id = ? AND state = 'confirmed' ORDER BY locale", pageId)).map((row) => readRow('subscribers', row).textOrNull('locale'));
+    return (await this.db.all("SELECT DISTINCT locale FROM subscribers WHERE page_id = ? AND state = 'confirmed' ORDER BY locale NULLS FIRST", pageId)).map((row) => readRow('subscribers', row).textOrNull('locale'));
   }
 
   /**
