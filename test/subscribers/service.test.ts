@@ -38,7 +38,7 @@ afterEach(async () => {
 async function start(path: string, retryBaseMs = 100, languages?: LanguageSettings): Promise<RunningSubscriptions> {
   const service = await startSubscriptions({
     ...(languages && { languages }),
-    databasePath: path,
+    database: path,
     smtp: { host: '127.0.0.1', port: sink.port, secure: false, from: 'Status <status@example.com>' },
     links: { origin: 'https://status.example.com', configured: true },
     retryBaseMs,

@@ -72,7 +72,11 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   const data = join(dir, 'data');
   let port = 0;
   const stop = () => {
-    if (existsSync(join(data, 'postmaster.pid'))) spawnSync(...(asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']] as const : [join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']] as const), { timeout: 30_000 });
+    if (existsSync(join(data, 'postmaster.pid'))) {
+      const args = ['-D', data, '-m', 'immediate', '-w', 'stop'];
+      if (asRoot) spawnSync('runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), ...args], { timeout: 30_000 });
+      else spawnSync(join(bin, 'pg_ctl'), args, { timeout: 30_000 });
+    }
     rmSync(dir, { recursive: true, force: true });
     process.off('exit', stop);
   };
