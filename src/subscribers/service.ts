@@ -24,8 +24,8 @@ import { manageToken } from './tokens.ts';
 
 
 export interface SubscriptionOptions {
-  /** The store: a SQLite file's path, or where it lives (PostgreSQL with DATABASE_URL). */
-  database: string | StoreLocation;
+  /** The store: a SQLite file's path, where it lives (PostgreSQL with DATABASE_URL), or the store opened already (the service closes it). */
+  database: string | StoreLocation | SubscriberStore;
   smtp: SmtpSettings;
   links: LinkSettings;
   concurrency?: number;
@@ -55,7 +55,7 @@ const MAX_WAITING_CONFIRMATIONS = 1_000;
 
 export async function startSubscriptions(options: SubscriptionOptions): Promise<RunningSubscriptions> {
   const log = createLogger('subscriptions');
-  const store = await SubscriberStore.open(options.database);
+  const store = options.database instanceof SubscriberStore ? options.database : await SubscriberStore.open(options.database);
   const concurrency = options.concurrency ?? 4;
   const transport = options.transport ?? smtpTransport(options.smtp, concurrency);
   const messageHost = new URL(options.links.origin).hostname || 'porchlight.invalid';

@@ -32,10 +32,14 @@ const stopMemoryAnswers = answerMemoryQueries('subscriptions');
 try {
   const data = workerData as SubscriptionsWorkerData;
   const { startSubscriptions } = await import('../../subscribers/service.ts');
+  const { SubscriberStore } = await import('../../subscribers/store.ts');
+  // The store first: one that cannot open (PostgreSQL unreachable or too old, a newer schema)
+  // stops start-up before anything else is made, the demo's mail folder included.
+  const store = await SubscriberStore.open(storeLocation(data.databaseUrl, data.databasePath));
   const mailbox = data.smtp === null && data.demoMailDir ? await (await import('../../subscribers/demo-mailbox.ts')).startDemoMailbox(data.demoMailDir) : null;
   const smtp: SmtpSettings = data.smtp ?? { host: '127.0.0.1', port: mailbox?.port ?? 25, secure: false, from: 'Porchlight demo <status@porchlight.localhost>' };
   const links = { ...data.links };
-  const running = await startSubscriptions({ database: storeLocation(data.databaseUrl, data.databasePath), smtp, links, languages: data.languages, maxPerSecond: data.maxPerSecond, monitorDown: data.monitorDown, ...(data.retryBaseMs !== undefined && { retryBaseMs: data.retryBaseMs }) });
+  const running = await startSubscriptions({ database: store, smtp, links, languages: data.languages, maxPerSecond: data.maxPerSecond, monitorDown: data.monitorDown, ...(data.retryBaseMs !== undefined && { retryBaseMs: data.retryBaseMs }) });
   onMessages(
     async () => {
       stopMemoryAnswers();
