@@ -15,6 +15,9 @@ export const OLDEST_SERVER = 150_000;
  */
 const MIGRATION_LOCK = 7_063_287_548_712_001n;
 
+/** Every transaction's isolation level (see database.ts: state changes are guarded in SQL). */
+const ISOLATION = 'isolation level read committed';
+
 /** What `timestamptz` looks like with TimeZone UTC and DateStyle ISO (fraction trimmed, up to microseconds). */
 const PG_TIME = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\+00$/;
 
@@ -150,12 +153,14 @@ export class PostgresDatabase implements Database {
   }
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return (await this.sql.begin((tx) => work(transactionOf(tx)))) as T;
+    // Said, not assumed: a server whose default is REPEATABLE READ or SERIALIZABLE would make the
+    // stores' guarded updates fail with serialization errors instead of waiting and re-checking.
+    return (await this.sql.begin(ISOLATION, (tx) => work(transactionOf(tx)))) as T;
   }
 
   async migrationTransaction(work: (tx: Transaction) => Promise<void>): Promise<void> {
     // PostgreSQL's DDL is transactional and checks references as it goes: no rebuild recipe.
-    await this.sql.begin(async (tx) => {
+    await this.sql.begin(ISOLATION, async (tx) => {
       await tx.unsafe('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
       await work(transactionOf(tx));
     });
