@@ -60,7 +60,9 @@ describe.runIf(DIALECTS.includes('postgres'))('npm run migrate on PostgreSQL', (
     const url = dialects.postgresUrl();
     const [first, second] = await Promise.all([migrateProcess({ DATABASE_URL: url }), migrateProcess({ DATABASE_URL: url })]);
     expect([first.code, second.code, first.stderr, second.stderr]).toEqual([0, 0, '', '']);
-    expect([first.stdout, second.stdout].sort()).toEqual(['subscribers: schema version 0 → 3 (PostgreSQL (DATABASE_URL))\n', 'subscribers: schema version 0 → 3 (PostgreSQL (DATABASE_URL))\n']);
+    // Whether the second started before the first was done depends on the machine: either way it
+    // succeeds (applying a migration twice would fail on its CREATE TABLE) and says where it stands.
+    for (const run of [first, second]) expect(run.stdout).toMatch(/^subscribers: schema version (0 → 3|3, up to date) \(PostgreSQL \(DATABASE_URL\)\)\n$/);
     const sql = postgres(url, { max: 1, onnotice: () => undefined });
     try {
       expect(await sql`SELECT version FROM subscribers.schema_migrations ORDER BY version`).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
