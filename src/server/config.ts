@@ -7,6 +7,7 @@ import { ConfigError, describeIssue, languageSettings, parseSiteEnv, presentVari
 import type { LanguageSettings } from '../site/i18n/settings.ts';
 import { LOG_LEVELS } from '../logging/logger.ts';
 import { PUSH_TOKEN_PATTERN } from './push/push-token.ts';
+import { DatabaseUrlError, parseDatabaseUrl } from '../store/database-url.ts';
 
 const portNumber = z.coerce
   .number({ error: 'must be a port number' })
@@ -46,6 +47,11 @@ const launcherEnvSchema = z.object({
     .transform((value) => value === 'true' || value === '1')
     .optional(),
   SUBSCRIBERS_DB: z.string().trim().min(1).default('./data/subscribers.db'),
+  /**
+   * PostgreSQL for the subscribers' store (instead of SUBSCRIBERS_DB). Checked here without a
+   * connection; never logged (it may carry a password).
+   */
+  DATABASE_URL: z.string().trim().min(1).optional(),
   /** Pace of subscription mails (0: as fast as the SMTP server takes them). */
   SUBSCRIPTION_MAILS_PER_SECOND: z.coerce
     .number({ error: 'must be a whole number' })
@@ -59,6 +65,14 @@ const launcherEnvSchema = z.object({
   DEMO_MAIL_DIR: z.string().trim().min(1).default('./data/mail'),
 })
   .superRefine((env, ctx) => {
+    if (env.DATABASE_URL !== undefined) {
+      try {
+        parseDatabaseUrl(env.DATABASE_URL);
+      } catch (error) {
+        if (!(error instanceof DatabaseUrlError)) throw error;
+        ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: error.message.replace(/^DATABASE_URL /, '') });
+      }
+    }
     if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
       ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT: metrics are never served on the public port' });
     }

@@ -138,6 +138,7 @@ async function startSubscriptionsThread(plan: SubscriptionPlan, config: Launcher
   if (plan.mode === 'off') return null;
   const data: SubscriptionsWorkerData = {
     databasePath: config.launcher.SUBSCRIBERS_DB,
+    databaseUrl: config.launcher.DATABASE_URL ?? null,
     smtp: plan.mode === 'smtp' ? plan.smtp : null,
     demoMailDir: plan.mode === 'demo' ? plan.mailDir : null,
     maxPerSecond: config.launcher.SUBSCRIPTION_MAILS_PER_SECOND,
@@ -171,7 +172,14 @@ function warmUp(origin: string, log: Logger): void {
 const urlHost = (host: string) => (host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? 'localhost' : host);
 
 export async function startPorchlight(config: LauncherConfig, log: Logger): Promise<RunningPorchlight> {
-  const { url: apiUrl, key: apiKey, embedded } = await resolveApi(config);
+  const subscriptionPlan = planSubscriptions(config, process.env);
+  // First: a subscribers' store that cannot open (PostgreSQL unreachable or older than 15, a
+  // schema newer than this code) stops start-up before the embedded API writes anything.
+  const subscriptions = await startSubscriptionsThread(subscriptionPlan, config);
+  const { url: apiUrl, key: apiKey, embedded } = await resolveApi(config).catch(async (error: unknown) => {
+    await subscriptions?.close();
+    throw error;
+  });
   const { HOST, PORT, METRICS_PORT, PAGE_CACHE_SECONDS, PUSH_UPDATES, PUSH_TOKEN } = config.launcher;
 
   const plan = planPush({ enabled: PUSH_UPDATES, embedded: embedded !== null, publicUrl: config.site.SITE_PUBLIC_URL ?? null });
@@ -186,8 +194,6 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   });
   const frontLog = createLogger('front');
 
-  const subscriptionPlan = planSubscriptions(config, process.env);
-  const subscriptions = await startSubscriptionsThread(subscriptionPlan, config);
   // The site shows the form, and tells its snapshots, only when subscriptions run.
   const site = await startSiteThread(siteConfigOf(config.site, config.languages, { api: { url: apiUrl, key: apiKey }, subscriptions: subscriptions !== null, subscribeFormOrigin: null }));
   const tlsGate = createTlsGate({

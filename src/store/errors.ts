@@ -18,3 +18,11 @@ export class StoreVersionError extends Error {
     this.supported = supported;
   }
 }
+
+/**
+ * The database server cannot be used: unreachable, refusing the connection, or too old. The
+ * message is one line naming the problem and never the URL (it may carry a password).
+ */
+export class StoreConnectError extends Error {
+  override name = 'StoreConnectError';
+}

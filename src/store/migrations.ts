@@ -8,8 +8,15 @@
  * number is kept in step so that an older Porchlight refuses a newer file the way it always has.
  *
  * Each migration runs in its own transaction and first re-reads the recorded version, so two
- * processes starting at once apply it once (SQLite's `BEGIN IMMEDIATE` serializes them; the
- * PostgreSQL dialect will take an advisory lock around the whole run).
+ * processes starting at once apply it once: SQLite's `BEGIN IMMEDIATE` serializes them, and the
+ * PostgreSQL dialect takes an advisory lock (`pg_advisory_xact_lock`) at the start of each
+ * migration transaction, so the others wait for it and then find the version recorded.
+ *
+ * Dialects: each migration carries `scripts.sqlite` and `scripts.postgres`, each bringing that
+ * dialect's schema from the version before to this one. They need not do the same work: a
+ * PostgreSQL database starts with the schema's final types (a SQLite table rebuild can be a
+ * no-op there, `NO_CHANGE`), but both must leave the same tables and columns, so that the store's
+ * portable SQL reads the same rows from either.
  */
 import type { Database, DialectName, Sql } from './database.ts';
 import { StoreVersionError } from './errors.ts';
@@ -24,6 +31,9 @@ export interface Migration {
   /** The SQLite script rebuilds tables (copies them into new ones); see Database.migrationTransaction. */
   rebuildsTables?: boolean;
 }
+
+/** A migration script that changes nothing in a dialect (the change was already made there, or concerns only the other). */
+export const NO_CHANGE = 'SELECT 1';
 
 export interface MigrationList {
   /** The store's name, for errors ("subscribers"). */
@@ -73,10 +83,11 @@ export async function migrate(db: Database, list: MigrationList, now: () => numb
     tx.run(`INSERT INTO ${TABLE} (version, description, applied_at) VALUES (?, ?, ?) ON CONFLICT (version) DO NOTHING`, version, description, storedTime(now()));
   const legacy = await db.legacyVersion();
   if (!(await db.tableExists(TABLE)) || (await recordedVersion(db)) < legacy) {
-    await db.transaction(async (tx) => {
+    // A migration transaction: on PostgreSQL under the advisory lock, as two processes may both get here.
+    await db.migrationTransaction(async (tx) => {
       await tx.execScript(CREATE_TABLE[db.dialect]);
       for (const migration of list.migrations) if (migration.version <= legacy) await record(tx, migration.version, `${migration.description} (recorded before ${TABLE})`);
-    });
+    }, { rebuildsTables: false });
   }
 
   for (const migration of list.migrations) {

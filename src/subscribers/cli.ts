@@ -1,9 +1,12 @@
 /**
  * `npm run subscribers -- list | export | remove <id or address>`: the operators' view of the
- * subscribers store (SUBSCRIBERS_DB, default ./data/subscribers.db). Safe while Porchlight runs
- * (SQLite in WAL mode). Addresses are printed here, to the operator's terminal, and nowhere else.
+ * subscribers store (DATABASE_URL when set, else SUBSCRIBERS_DB, default ./data/subscribers.db).
+ * Safe while Porchlight runs (SQLite in WAL mode; PostgreSQL). Addresses are printed here, to the operator's terminal, and nowhere else.
  */
 import { existsSync } from 'node:fs';
+import { DatabaseUrlError, parseDatabaseUrl } from '../store/database-url.ts';
+import { StoreConnectError, StoreVersionError } from '../store/errors.ts';
+import { storeLocation } from '../store/location.ts';
 import { SubscriberStore, type Subscriber } from './store.ts';
 
 const USAGE = 'usage: npm run subscribers -- list | export | remove <subscriber id or e-mail address>';
@@ -22,16 +25,28 @@ function toCsv(subscribers: readonly Subscriber[]): string {
 
 export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv, out: (text: string) => void): Promise<number> {
   const path = env.SUBSCRIBERS_DB?.trim() || './data/subscribers.db';
+  const databaseUrl = env.DATABASE_URL?.trim() || null;
   const [command, target] = args;
   if (command !== 'list' && command !== 'export' && command !== 'remove') {
     out(`${USAGE}\n`);
     return 2;
   }
-  if (!existsSync(path)) {
-    out(`no subscribers store at ${path} (set SUBSCRIBERS_DB)\n`);
+  if (databaseUrl === null && !existsSync(path)) {
+    out(`no subscribers store at ${path} (set SUBSCRIBERS_DB, or DATABASE_URL for PostgreSQL)\n`);
     return 1;
   }
-  const store = await SubscriberStore.open(path);
+  let store: SubscriberStore;
+  try {
+    if (databaseUrl !== null) parseDatabaseUrl(databaseUrl);
+    store = await SubscriberStore.open(storeLocation(databaseUrl, path));
+  } catch (error) {
+    // One line, never the URL (it may carry a password).
+    if (error instanceof DatabaseUrlError || error instanceof StoreConnectError || error instanceof StoreVersionError) {
+      out(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
   try {
     if (command === 'list') {
       const all = await store.list();

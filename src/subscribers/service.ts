@@ -2,7 +2,7 @@
  * E-mail subscriptions, composed: the store, the routes (served on an internal loopback port that
  * only the front server talks to), the event feed that follows the site's snapshots, the outbox
  * sender and the confirmation mails. Runs on a thread of its own (server/threads/
- * subscriptions-worker.ts): SQLite and SMTP never run where visitors are answered or data is
+ * subscriptions-worker.ts): the store (SQLite or PostgreSQL) and SMTP never run where visitors are answered or data is
  * refreshed. Logs name pages and counts, never an address.
  */
 import http from '../api/node-http.ts';
@@ -18,12 +18,14 @@ import { OutboxSender } from './outbox-sender.ts';
 import { manageLink, pageAddress, subscribeUrls, type LinkSettings } from './page-address.ts';
 import { createRoutes } from './routes.ts';
 import { SubscriberStore } from './store.ts';
+import type { StoreLocation } from '../store/location.ts';
 import { SUBSCRIPTION_STATS_CHANNEL, type SubscriptionStats } from './stats.ts';
 import { manageToken } from './tokens.ts';
 
 
 export interface SubscriptionOptions {
-  databasePath: string;
+  /** The store: a SQLite file's path, where it lives (PostgreSQL with DATABASE_URL), or the store opened already (the service closes it). */
+  database: string | StoreLocation | SubscriberStore;
   smtp: SmtpSettings;
   links: LinkSettings;
   concurrency?: number;
@@ -53,7 +55,7 @@ const MAX_WAITING_CONFIRMATIONS = 1_000;
 
 export async function startSubscriptions(options: SubscriptionOptions): Promise<RunningSubscriptions> {
   const log = createLogger('subscriptions');
-  const store = await SubscriberStore.open(options.databasePath);
+  const store = options.database instanceof SubscriberStore ? options.database : await SubscriberStore.open(options.database);
   const concurrency = options.concurrency ?? 4;
   const transport = options.transport ?? smtpTransport(options.smtp, concurrency);
   const messageHost = new URL(options.links.origin).hostname || 'porchlight.invalid';

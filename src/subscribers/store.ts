@@ -1,16 +1,16 @@
 /**
- * The subscribers store: one database of its own (SUBSCRIBERS_DB, a SQLite file created 0600)
- * holding subscribers, the events found in the data and the durable outbox of (subscriber, event)
+ * The subscribers store: one database of its own (SUBSCRIBERS_DB, a SQLite file created 0600, or
+ * the schema `subscribers` of the PostgreSQL database at DATABASE_URL) holding subscribers, the events found in the data and the durable outbox of (subscriber, event)
  * mails. Built on the storage floor (src/store/): portable SQL through `Sql`, times stored as ISO
  * text and handled here as epoch milliseconds, rows read strictly, an asynchronous interface (the
- * floor's, ready for PostgreSQL). The store lives on the subscriptions thread, never on the
+ * floor's; the same SQL runs on both dialects). The store lives on the subscriptions thread, never on the
  * thread that answers visitors.
  */
 import type { Database, Transaction } from '../store/database.ts';
 import { newId } from '../store/ids.ts';
 import { migrate } from '../store/migrations.ts';
+import { openDatabase, type StoreLocation } from '../store/location.ts';
 import { isStringArray, readRow, type Row } from '../store/rows.ts';
-import { SqliteDatabase } from '../store/sqlite.ts';
 import { storedTime } from '../store/time.ts';
 import { SUBSCRIBER_MIGRATIONS } from './migrations.ts';
 import { hashToken, newToken } from './tokens.ts';
@@ -81,9 +81,12 @@ export class SubscriberStore {
     this.key = key;
   }
 
-  /** Opens (creating it 0600 if needed) and migrates the SQLite file at `path` (':memory:' for a throwaway one). */
-  static async open(path: string): Promise<SubscriberStore> {
-    const db = new SqliteDatabase(path);
+  /**
+   * Opens and migrates the store: a SQLite file at `location` when it is a path (created 0600 if
+   * needed; ':memory:' for a throwaway one), or a PostgreSQL database (its schema `subscribers`).
+   */
+  static async open(location: string | StoreLocation): Promise<SubscriberStore> {
+    const db = await openDatabase(typeof location === 'string' ? { dialect: 'sqlite', path: location } : location, SUBSCRIBER_MIGRATIONS.store);
     try {
       await migrate(db, SUBSCRIBER_MIGRATIONS);
       const read = () => db.get("SELECT value FROM meta WHERE key = 'manage-key'");
@@ -188,7 +191,7 @@ export class SubscriberStore {
 
   /** The languages a page's confirmed subscribers read (null: the page's default), each once. */
   async subscriberLocales(pageId: string): Promise<(string | null)[]> {
-    return (await this.db.all("SELECT DISTINCT locale FROM subscribers WHERE page_id = ? AND state = 'confirmed' ORDER BY locale", pageId)).map((row) => readRow('subscribers', row).textOrNull('locale'));
+    return (await this.db.all("SELECT DISTINCT locale FROM subscribers WHERE page_id = ? AND state = 'confirmed' ORDER BY locale NULLS FIRST", pageId)).map((row) => readRow('subscribers', row).textOrNull('locale'));
   }
 
   /**

@@ -42,6 +42,12 @@ describe('launcher configuration', () => {
     expect(config.site.STATUS_API_URL).toBeUndefined();
   });
 
+  it('takes a PostgreSQL DATABASE_URL for the subscribers\' store, several hosts included; unset, SQLite', () => {
+    expect(loadLauncherConfig({}).launcher.DATABASE_URL).toBeUndefined();
+    const url = 'postgresql://porchlight:s3cret@db1:5432,db2:5432/porchlight?target_session_attrs=read-write';
+    expect(loadLauncherConfig({ DATABASE_URL: url }).launcher.DATABASE_URL).toBe(url);
+  });
+
   it.each([
     [{ STATUS_API_URL: 'ftp://status.example.com/api/v1', STATUS_API_KEY: 'k' }, /^STATUS_API_URL must be an http\(s\) URL/],
     [{ STATUS_API_URL: 'https://status.example.com/api' , STATUS_API_KEY: 'k' }, /^STATUS_API_URL must end in \/api\/v1$/],
@@ -58,6 +64,8 @@ describe('launcher configuration', () => {
     [{ METRICS_PORT: '4321' }, /^METRICS_PORT must differ from PORT/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent$/],
     [{ PUSH_UPDATES: 'sometimes' }, /^PUSH_UPDATES must be true or false$/],
+    [{ DATABASE_URL: 'mysql://u:hunter2@db/porchlight' }, /^DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL \(postgres:\/\/user:password@host:5432\/database\)$/],
+    [{ DATABASE_URL: 'postgres://u:hunter2@db:99999/porchlight' }, /^DATABASE_URL has a port that is not a number from 1 to 65535$/],
     [{ PUSH_TOKEN: 'too-short' }, /^PUSH_TOKEN must be 32 to 128 letters, digits, - or _$/],
     [{ SITE_LOCALE: 'klingon' }, /^SITE_LOCALE must be one of en, de, fr, es, pt-BR, it, nl, pl, ja, zh-CN, ko, ar, got "klingon"$/],
     [{ SITE_LOCALES: 'en,xx' }, /^SITE_LOCALES names "xx", which is not one of en, de/],

@@ -46,6 +46,14 @@ describe('npm run subscribers', () => {
   it('says how to use it, and where the store is missing', async () => {
     dir = mkdtempSync(join(tmpdir(), 'pl-cli-'));
     expect((await run(['frobnicate'], join(dir, 's.db'))).code).toBe(2);
-    expect(await run(['list'], join(dir, 'missing.db'))).toEqual({ code: 1, text: `no subscribers store at ${join(dir, 'missing.db')} (set SUBSCRIBERS_DB)\n` });
+    expect(await run(['list'], join(dir, 'missing.db'))).toEqual({ code: 1, text: `no subscribers store at ${join(dir, 'missing.db')} (set SUBSCRIBERS_DB, or DATABASE_URL for PostgreSQL)\n` });
+  });
+});
+
+describe('npm run subscribers with DATABASE_URL', () => {
+  it('refuses a malformed URL in one line without repeating it', async () => {
+    let text = '';
+    const code = await runCli(['list'], { DATABASE_URL: 'mysql://u:hunter2@h/x' }, (chunk) => (text += chunk));
+    expect({ code, text }).toEqual({ code: 1, text: 'DATABASE_URL must be a postgres:// or postgresql:// URL (postgres://user:password@host:5432/database)\n' });
   });
 });

@@ -11,6 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { announceSnapshot } from '../../src/site/data/snapshot-channel.ts';
 import { startSubscriptions, type RunningSubscriptions } from '../../src/subscribers/service.ts';
 import { SubscriberStore } from '../../src/subscribers/store.ts';
+import type { StoreLocation } from '../../src/store/location.ts';
+import { DIALECTS, useDialects } from '../support/postgres.ts';
 import { DEFAULT_LANGUAGE_SETTINGS, type LanguageSettings } from '../../src/site/i18n/settings.ts';
 import { ar } from '../../src/site/i18n/messages/ar.ts';
 import { de } from '../../src/site/i18n/messages/de.ts';
@@ -20,6 +22,7 @@ import { incident, now, snapshot } from '../site/view/fixtures.ts';
 let sink: SmtpSink;
 let dir: string;
 const running: RunningSubscriptions[] = [];
+const dialects = useDialects();
 
 beforeAll(async () => {
   sink = await startSmtpSink();
@@ -35,10 +38,10 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function start(path: string, retryBaseMs = 100, languages?: LanguageSettings): Promise<RunningSubscriptions> {
+async function start(path: string | StoreLocation, retryBaseMs = 100, languages?: LanguageSettings): Promise<RunningSubscriptions> {
   const service = await startSubscriptions({
     ...(languages && { languages }),
-    databasePath: path,
+    database: path,
     smtp: { host: '127.0.0.1', port: sink.port, secure: false, from: 'Status <status@example.com>' },
     links: { origin: 'https://status.example.com', configured: true },
     retryBaseMs,
@@ -298,4 +301,34 @@ describe('subscriptions service', () => {
     expect(gone.statusCode).toBe(410);
     expect(await gone.body.text()).toContain(ar['subscribe.linkInvalidTitle']);
   });
+});
+
+describe.runIf(DIALECTS.includes('postgres'))('subscriptions service: two instances on one PostgreSQL database', () => {
+  it('a link mailed by one works on the other, an event seen by both mails each subscriber once, and one-click unsubscribe works on either', async () => {
+    const place = dialects.location('postgres');
+    const [first, second] = await Promise.all([start(place), start(place)]);
+    announceSnapshot('loaded', at(0, { incidents: [] }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const email of ['a@example.com', 'b@example.com']) {
+      expect((await post(first, '/subscribe', `email=${encodeURIComponent(email)}`)).status).toBe(200);
+      await until(() => sink.mailsTo(email).length === 1);
+      const link = new URL(linkIn(sink.mailsTo(email)[0]!, '/subscribe/confirm'));
+      // Confirmed on the other instance: one store, one token.
+      expect((await post(second, '/subscribe/confirm', `t=${link.searchParams.get('t')}`)).text).toContain('You are subscribed');
+    }
+    sink.mails.length = 0;
+
+    // Both instances see the same new incident: recorded once, each subscriber mailed once.
+    announceSnapshot('loaded', at(1));
+    await until(() => sink.mails.length === 2, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(sink.mails.map((mail) => mail.to).sort()).toEqual(['a@example.com', 'b@example.com']);
+
+    const head = sink.mailsTo('a@example.com')[0]!.raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
+    const unsubscribe = new URL(/^List-Unsubscribe: <([^>]+)>/m.exec(head)![1]!);
+    expect((await post(second, `${unsubscribe.pathname}${unsubscribe.search}`, 'List-Unsubscribe=One-Click')).text).toContain('You are unsubscribed');
+    const store = await SubscriberStore.open(place);
+    expect((await store.list()).map((subscriber) => subscriber.email)).toEqual(['b@example.com']);
+    await store.close();
+  }, 30_000);
 });

@@ -7,6 +7,9 @@ import { MIGRATIONS, SUBSCRIBER_MIGRATIONS } from '../../src/subscribers/migrati
 import { latestVersion } from '../../src/store/migrations.ts';
 import { CONFIRM_INTERVAL_MS, CONFIRM_TTL_MS, SubscriberStore } from '../../src/subscribers/store.ts';
 import { hashToken, manageToken, readManageToken } from '../../src/subscribers/tokens.ts';
+import type { DialectName } from '../../src/store/database.ts';
+import type { StoreLocation } from '../../src/store/location.ts';
+import { DIALECTS, useDialects } from '../support/postgres.ts';
 
 const alice = { address: 'alice@example.com', key: 'alice@example.com' };
 const bob = { address: 'bob@example.com', key: 'bob@example.com' };
@@ -18,16 +21,28 @@ function tempDb(): string {
   dirs.push(dir);
   return join(dir, 'nested', 'subscribers.db');
 }
-afterEach(() => {
+const dialects = useDialects();
+const opened: SubscriberStore[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
+
+/** A store that the test's end closes (a second close does nothing). */
+async function open(where: string | StoreLocation): Promise<SubscriberStore> {
+  const store = await SubscriberStore.open(where);
+  opened.push(store);
+  return store;
+}
+/** A place a store can be closed and opened again: a file, or a PostgreSQL schema. */
+const reopenable = (dialect: DialectName): StoreLocation => (dialect === 'sqlite' ? { dialect: 'sqlite', path: tempDb() } : dialects.location('postgres'));
 
 async function confirmed(store: SubscriberStore, email = alice, components: string[] = [], page = 'page_1') {
   const request = (await store.subscribe(page, email, components, T0))!;
   return (await store.confirm(request.token, T0 + 1))!;
 }
 
-describe('SubscriberStore', () => {
+describe('SubscriberStore in a SQLite file', () => {
   it('creates its file 0600 and migrates once (a reopened file keeps its rows)', async () => {
     const path = tempDb();
     const store = await SubscriberStore.open(path);
@@ -38,9 +53,11 @@ describe('SubscriberStore', () => {
     expect(await again.list()).toHaveLength(1);
     await again.close();
   });
+});
 
+describe.each(DIALECTS)('SubscriberStore on %s', (dialect) => {
   it('keeps only the hash of a confirmation token, which works once and only for 48 hours', async () => {
-    const store = await SubscriberStore.open(':memory:');
+    const store = await open(dialects.location(dialect));
     const request = (await store.subscribe('page_1', alice, [], T0))!;
     expect(JSON.stringify(await store.list())).not.toContain(request.token);
     expect(await store.confirmable(request.token, T0 + CONFIRM_TTL_MS)).toBeNull();
@@ -51,7 +68,7 @@ describe('SubscriberStore', () => {
   });
 
   it('sends at most one confirmation an hour to an address, and none once it is confirmed', async () => {
-    const store = await SubscriberStore.open(':memory:');
+    const store = await open(dialects.location(dialect));
     expect(await store.subscribe('page_1', alice, [], T0)).not.toBeNull();
     for (let i = 1; i < 100; i += 1) expect(await store.subscribe('page_1', { address: 'ALICE@example.com', key: 'alice@example.com' }, [], T0 + i * 1000)).toBeNull();
     const renewed = (await store.subscribe('page_1', alice, [], T0 + CONFIRM_INTERVAL_MS))!;
@@ -63,14 +80,14 @@ describe('SubscriberStore', () => {
   });
 
   it('lets a visitor ask again at once when the confirmation could not be sent', async () => {
-    const store = await SubscriberStore.open(':memory:');
+    const store = await open(dialects.location(dialect));
     const first = (await store.subscribe('page_1', alice, [], T0))!;
     await store.confirmationNotSent(first.id);
     expect(await store.subscribe('page_1', alice, [], T0 + 1000)).not.toBeNull();
   });
 
   it('deletes unconfirmed requests once their link has expired', async () => {
-    const store = await SubscriberStore.open(':memory:');
+    const store = await open(dialects.location(dialect));
     await store.subscribe('page_1', alice, [], T0);
     await confirmed(store, bob);
     expect(await store.expirePending(T0 + CONFIRM_TTL_MS - 1)).toBe(0);
@@ -79,7 +96,7 @@ describe('SubscriberStore', () => {
   });
 
   it('records an event once and queues it once per confirmed subscriber whose components it touches', async () => {
-    const store = await SubscriberStore.open(':memory:');
+    const store = await open(dialects.location(dialect));
     await confirmed(store, alice, []);
     await confirmed(store, bob, ['mon_db']);
     await store.subscribe('page_1', { address: 'carol@example.com', key: 'carol@example.com' }, [], T0);
@@ -91,8 +108,8 @@ describe('SubscriberStore', () => {
   });
 
   it('claims each mail once; retries wait; a crash leaves claimed mails unsent, never twice', async () => {
-    const path = tempDb();
-    const store = await SubscriberStore.open(path);
+    const place = reopenable(dialect);
+    const store = await open(place);
     await confirmed(store, alice);
     await confirmed(store, bob);
     await store.recordEvent('page_1', 'e1', '{}', new Set(['m']), T0);
@@ -107,7 +124,7 @@ describe('SubscriberStore', () => {
     expect(again[0]!.attempts).toBe(2);
     await store.close();
     // The process dies while `again` is with SMTP.
-    const restarted = await SubscriberStore.open(path);
+    const restarted = await open(place);
     expect(await restarted.recoverInFlight(T0)).toBe(1);
     expect(await restarted.claimDue(T0 + 3_600_000, 10)).toEqual([]);
     expect((await restarted.stats()).outbox).toMatchObject({ sent: 1, unknown: 1, pending: 0, sending: 0 });
@@ -115,7 +132,7 @@ describe('SubscriberStore', () => {
   });
 
   it('marks an address bouncing after three permanent failures in a row, and sends it nothing more', async () => {
-    const store = await SubscriberStore.open(':memory:');
+    const store = await open(dialects.location(dialect));
     const subscriber = await confirmed(store, alice);
     for (let i = 0; i < 3; i += 1) {
       await store.recordEvent('page_1', `e${i}`, '{}', new Set(['m']), T0);
@@ -127,7 +144,7 @@ describe('SubscriberStore', () => {
   });
 
   it('deletes the subscribers of a page only after it has been missing for the whole grace period', async () => {
-    const store = await SubscriberStore.open(':memory:');
+    const store = await open(dialects.location(dialect));
     await confirmed(store, alice, [], 'gone');
     await confirmed(store, bob, [], 'kept');
     const grace = 3_600_000;
@@ -141,7 +158,7 @@ describe('SubscriberStore', () => {
   });
 
   it('unsubscribing deletes the address and its waiting mails; manage tokens cannot be forged', async () => {
-    const store = await SubscriberStore.open(':memory:');
+    const store = await open(dialects.location(dialect));
     const subscriber = await confirmed(store, alice);
     await store.recordEvent('page_1', 'e1', '{}', new Set(['m']), T0);
     const token = manageToken(store.secret(), subscriber.id);
@@ -153,11 +170,22 @@ describe('SubscriberStore', () => {
     expect((await store.stats()).outbox.pending).toBe(0);
     expect(await store.find('ALICE@example.com')).toEqual([]);
   });
+
+  it('a pending request takes the newest language; a confirmed subscriber keeps theirs', async () => {
+    const store = await open(dialects.location(dialect));
+    const first = (await store.subscribe('page_1', alice, [], T0, 'de'))!;
+    await store.subscribe('page_1', alice, [], T0 + CONFIRM_INTERVAL_MS, 'fr');
+    expect((await store.get(first.id))?.locale).toBe('fr');
+    const done = await confirmed(store, bob);
+    await store.subscribe('page_1', bob, [], T0 + CONFIRM_INTERVAL_MS, 'ar');
+    expect((await store.get(done.id))?.locale).toBeNull();
+    await store.close();
+  });
 });
 
-describe('SubscriberStore with callers at once (the asynchronous interface)', () => {
+describe.each(DIALECTS)('SubscriberStore with callers at once on %s', (dialect) => {
   it('one subscription and one mailed token for the same address asked ten times at once; a token confirms once', async () => {
-    const store = await SubscriberStore.open(':memory:');
+    const store = await open(dialects.location(dialect));
     const answers = await Promise.all(Array.from({ length: 10 }, () => store.subscribe('page_1', alice, [], T0)));
     const mailed = answers.filter((answer) => answer !== null);
     expect(mailed).toHaveLength(1);
@@ -168,7 +196,7 @@ describe('SubscriberStore with callers at once (the asynchronous interface)', ()
   });
 
   it('claims each due mail once when two senders claim at once', async () => {
-    const store = await SubscriberStore.open(':memory:');
+    const store = await open(dialects.location(dialect));
     for (const address of ['a', 'b', 'c', 'd', 'e']) await confirmed(store, { address: `${address}@example.com`, key: `${address}@example.com` });
     await store.recordEvent('page_1', 'e1', '{}', new Set(['m']), T0);
     const [first, second] = await Promise.all([store.claimDue(T0, 3), store.claimDue(T0, 3)]);
@@ -208,15 +236,46 @@ describe('SubscriberStore languages (migration 2)', () => {
     expect(await store.subscriberLocales('page_1')).toEqual([null, 'de']);
     await store.close();
   });
+});
 
-  it('a pending request takes the newest language; a confirmed subscriber keeps theirs', async () => {
-    const store = await SubscriberStore.open(':memory:');
-    const first = (await store.subscribe('page_1', alice, [], T0, 'de'))!;
-    await store.subscribe('page_1', alice, [], T0 + CONFIRM_INTERVAL_MS, 'fr');
-    expect((await store.get(first.id))?.locale).toBe('fr');
-    const done = await confirmed(store, bob);
-    await store.subscribe('page_1', bob, [], T0 + CONFIRM_INTERVAL_MS, 'ar');
-    expect((await store.get(done.id))?.locale).toBeNull();
-    await store.close();
+describe.runIf(DIALECTS.includes('postgres'))('SubscriberStore: two instances (two pools) on one PostgreSQL database', () => {
+  async function pair(): Promise<[SubscriberStore, SubscriberStore]> {
+    const place = dialects.location('postgres');
+    // Both open (and migrate) at once, as two replicas starting together would.
+    const [a, b] = await Promise.all([open(place), open(place)]);
+    return [a!, b!];
+  }
+
+  it('shares one link-signing key: a manage link signed by one is read by the other', async () => {
+    const [a, b] = await pair();
+    expect(a.secret()).toBe(b.secret());
+    const subscriber = await confirmed(a);
+    expect(readManageToken(b.secret(), manageToken(a.secret(), subscriber.id))).toBe(subscriber.id);
+    expect(await b.get(subscriber.id)).toMatchObject({ email: 'alice@example.com', state: 'confirmed' });
+  });
+
+  it('ten subscribes at once across both give one subscription and one mailed token, which confirms once', async () => {
+    const [a, b] = await pair();
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).subscribe('page_1', alice, [], T0)));
+    const mailed = answers.filter((answer) => answer !== null);
+    expect(mailed).toHaveLength(1);
+    expect(await b.list()).toHaveLength(1);
+    const confirmations = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).confirm(mailed[0]!.token, T0 + 1)));
+    expect(confirmations.filter((subscriber) => subscriber !== null)).toHaveLength(1);
+  });
+
+  it('claims each mail by one claimer when both claim at once, and records an event once', async () => {
+    const [a, b] = await pair();
+    const addresses = Array.from({ length: 40 }, (_, i) => ({ address: `s${i}@example.com`, key: `s${i}@example.com` }));
+    for (const address of addresses) await confirmed(a, address);
+    const recorded = await Promise.all([a.recordEvent('page_1', 'e1', '{}', new Set(['m']), T0), b.recordEvent('page_1', 'e1', '{}', new Set(['m']), T0)]);
+    expect(recorded.sort((x, y) => x - y)).toEqual([0, 40]);
+    const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).claimDue(T0, 7)));
+    const claimed = claims.flat().map((mail) => mail.subscriberId);
+    expect(new Set(claimed).size).toBe(claimed.length);
+    // Whatever the first round left is claimed by the next, and nothing twice.
+    const rest = [...(await a.claimDue(T0, 100)), ...(await b.claimDue(T0, 100))].map((mail) => mail.subscriberId);
+    expect([...claimed, ...rest].sort()).toEqual((await a.list()).map((s) => s.id).sort());
+    expect((await b.stats()).outbox).toMatchObject({ sending: 40, pending: 0 });
   });
 });

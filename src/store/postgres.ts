@@ -1,0 +1,180 @@
+import postgres from 'postgres';
+import type { Database, DialectName, RunResult, Transaction } from './database.ts';
+import { parseDatabaseUrl } from './database-url.ts';
+import { StoreConnectError } from './errors.ts';
+import { numberPlaceholders } from './placeholders.ts';
+import type { Row, SqlParam } from './rows.ts';
+
+/** The oldest server Porchlight runs on (`server_version_num`). */
+export const OLDEST_SERVER = 150_000;
+
+/**
+ * The one advisory lock of Porchlight's migrations in a database, taken per migration
+ * transaction (`pg_advisory_xact_lock`, released at commit or rollback, also by a dead
+ * connection), so that one process migrates while the others wait, then find the work done.
+ */
+const MIGRATION_LOCK = 7_063_287_548_712_001n;
+
+/** Every transaction's isolation level (see database.ts: state changes are guarded in SQL). */
+const ISOLATION = 'isolation level read committed';
+
+/** What `timestamptz` looks like with TimeZone UTC and DateStyle ISO (fraction trimmed, up to microseconds). */
+const PG_TIME = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\+00$/;
+
+/**
+ * A `timestamptz` as the floor's time text (time.ts), so that a row reads the same on both
+ * dialects. Anything else (BC, infinity, beyond year 9999) is handed on as PostgreSQL wrote it,
+ * and the strict reader names the column.
+ */
+export function timeFromPostgres(text: string): string {
+  const match = PG_TIME.exec(text);
+  return match ? `${match[1]}T${match[2]}.${(match[3] ?? '').padEnd(3, '0').slice(0, 3)}Z` : text;
+}
+
+/** int8 (COUNT, identity keys) as a number when it fits, as SQLite hands it back; a bigint beyond. */
+function int8(text: string): number | bigint {
+  const value = BigInt(text);
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+
+/** Whether a server version (`server_version_num`) is one Porchlight runs on; throws StoreConnectError if not. */
+export function checkServerVersion(versionNum: number, version: string): void {
+  if (versionNum < OLDEST_SERVER) throw new StoreConnectError(`the PostgreSQL server (DATABASE_URL) is version ${version}; Porchlight needs PostgreSQL 15 or newer`);
+}
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED']);
+
+/** A driver's connection failure as one line naming the servers (never the URL, which may carry a password). */
+function connectError(error: unknown, hosts: readonly string[]): Error {
+  if (error instanceof StoreConnectError) return error;
+  const where = hosts.join(', ');
+  const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  if (code && NETWORK_CODES.has(code)) return new StoreConnectError(`cannot reach the PostgreSQL server at ${where} (DATABASE_URL): ${code}`);
+  if (error instanceof postgres.PostgresError) return new StoreConnectError(`the PostgreSQL server at ${where} (DATABASE_URL) refused: ${error.message}`);
+  return new StoreConnectError(`cannot use the PostgreSQL server at ${where} (DATABASE_URL): ${error instanceof Error ? error.message : String(error)}`);
+}
+
+const quoteIdentifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+type Driver = postgres.Sql<{ bigint: number | bigint; time: string }>;
+type DriverSql = Driver | postgres.TransactionSql<{ bigint: number | bigint; time: string }>;
+
+async function query(sql: DriverSql, text: string, params: SqlParam[]): Promise<postgres.RowList<postgres.Row[]>> {
+  return sql.unsafe(numberPlaceholders(text), params as postgres.ParameterOrJSON<never>[]);
+}
+
+/** The statements of one transaction, on the one connection the driver reserved for it. */
+function transactionOf(sql: postgres.TransactionSql<{ bigint: number | bigint; time: string }>): Transaction {
+  return {
+    all: async (text, ...params) => [...(await query(sql, text, params))] as Row[],
+    get: async (text, ...params) => (await query(sql, text, params))[0] as Row | undefined,
+    run: async (text, ...params) => ({ changes: (await query(sql, text, params)).count }),
+    savepoint: async (work) => (await sql.savepoint((inner) => work(transactionOf(inner)))) as Awaited<ReturnType<typeof work>>,
+    execScript: async (script) => {
+      // No parameters: the simple protocol, which takes several statements.
+      await sql.unsafe(script);
+    },
+    // PostgreSQL has no legacy version record: schema_migrations is the only one.
+    noteLegacyVersion: async () => undefined,
+  };
+}
+
+export interface PostgresOptions {
+  /**
+   * The PostgreSQL schema (namespace) of this store's tables, created when missing: each store
+   * keeps its own, with its own `schema_migrations`, so that several stores share one database.
+   */
+  schema: string;
+  /** Connections in the pool at most. */
+  maxConnections?: number;
+  /** Seconds to wait for a connection before giving up. */
+  connectTimeoutSeconds?: number;
+}
+
+/**
+ * The PostgreSQL dialect on the `postgres` driver: a pool of connections, `?` placeholders
+ * numbered, each transaction on one reserved connection at READ COMMITTED (the default; stores
+ * guard every state change in SQL), a nested one as a savepoint, `timestamptz` read back as the
+ * floor's time text, int8 as a number, and migrations under an advisory lock.
+ */
+export class PostgresDatabase implements Database {
+  readonly dialect: DialectName = 'postgres';
+  private readonly sql: Driver;
+
+  private constructor(sql: Driver) {
+    this.sql = sql;
+  }
+
+  /**
+   * Connects, checks the server (15 or newer) and makes the store's schema if missing. Rejects
+   * with a StoreConnectError (one line, without the URL) when the server cannot be used.
+   */
+  static async open(url: string, options: PostgresOptions): Promise<PostgresDatabase> {
+    const { hosts } = parseDatabaseUrl(url);
+    if (!/^[a-z][a-z0-9_]{0,62}$/.test(options.schema)) throw new TypeError(`PostgreSQL schema name ${JSON.stringify(options.schema)}`);
+    const sql: Driver = postgres(url, {
+      max: options.maxConnections ?? 5,
+      connect_timeout: options.connectTimeoutSeconds ?? 10,
+      // Notices ("schema already exists, skipping") are not Porchlight's to print.
+      onnotice: () => undefined,
+      connection: { application_name: 'porchlight', search_path: options.schema, TimeZone: 'UTC', DateStyle: 'ISO, MDY' },
+      types: {
+        bigint: { to: 20, from: [20], serialize: (value: number | bigint) => String(value), parse: int8 },
+        time: { to: 1184, from: [1184], serialize: (value: string) => value, parse: timeFromPostgres },
+      },
+    });
+    try {
+      const [server] = await sql.unsafe("SELECT current_setting('server_version_num')::int AS num, current_setting('server_version') AS version");
+      checkServerVersion(Number(server?.num), String(server?.version));
+      const exists = await sql.unsafe('SELECT 1 AS found FROM pg_namespace WHERE nspname = $1', [options.schema]);
+      if (exists.length === 0) {
+        await sql.begin(async (tx) => {
+          await tx.unsafe('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+          await tx.unsafe(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(options.schema)}`);
+        });
+      }
+      return new PostgresDatabase(sql);
+    } catch (error) {
+      await sql.end({ timeout: 1 }).catch(() => undefined);
+      throw connectError(error, hosts);
+    }
+  }
+
+  async all(text: string, ...params: SqlParam[]): Promise<Row[]> {
+    return [...(await query(this.sql, text, params))] as Row[];
+  }
+
+  async get(text: string, ...params: SqlParam[]): Promise<Row | undefined> {
+    return (await query(this.sql, text, params))[0] as Row | undefined;
+  }
+
+  async run(text: string, ...params: SqlParam[]): Promise<RunResult> {
+    return { changes: (await query(this.sql, text, params)).count };
+  }
+
+  async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    // Said, not assumed: a server whose default is REPEATABLE READ or SERIALIZABLE would make the
+    // stores' guarded updates fail with serialization errors instead of waiting and re-checking.
+    return (await this.sql.begin(ISOLATION, (tx) => work(transactionOf(tx)))) as T;
+  }
+
+  async migrationTransaction(work: (tx: Transaction) => Promise<void>): Promise<void> {
+    // PostgreSQL's DDL is transactional and checks references as it goes: no rebuild recipe.
+    await this.sql.begin(ISOLATION, async (tx) => {
+      await tx.unsafe('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await work(transactionOf(tx));
+    });
+  }
+
+  async tableExists(name: string): Promise<boolean> {
+    return (await this.get('SELECT 1 AS found FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?', name)) !== undefined;
+  }
+
+  async legacyVersion(): Promise<number> {
+    return 0;
+  }
+
+  async close(): Promise<void> {
+    await this.sql.end({ timeout: 5 });
+  }
+}
