@@ -88,7 +88,7 @@ export class EventFeed {
     // Saved once the events are recorded: a crash before this finds them again on the next start,
     // and the store keeps each event's key once, so nothing is mailed twice.
     await this.store.writeFeedBaseline(encodeBaseline(snapshot, now));
-    return { events: events.length, queued, removed };
+    return { events: events.length + changes.length, queued, removed };
   }
 
   /** The event's mail in the page's default language and in each one its subscribers read; null when the page shows none of it. */
