@@ -118,6 +118,10 @@ export const endpointKey = (url: string) => `url:${url}`;
 
 const t = storedTime;
 
+/** An outbox row `o` that is its subscriber's next: nothing older waits, nothing of theirs is out. */
+const HEAD_OF_LINE = `NOT EXISTS (SELECT 1 FROM outbox b WHERE b.subscriber_id = o.subscriber_id AND b.event_id < o.event_id AND b.state IN ('pending', 'sending'))
+  AND NOT EXISTS (SELECT 1 FROM outbox c WHERE c.subscriber_id = o.subscriber_id AND c.state = 'sending')`;
+
 export class SubscriberStore {
   private readonly db: Database;
   private readonly key: string;
@@ -322,8 +326,10 @@ export class SubscriberStore {
 
   /** The earliest moment a pending mail (`endpoints`: webhook or chat delivery) is due, or null when none waits. */
   async nextDue(endpoints = false): Promise<number | null> {
+    // A delivery behind another of the same subscriber is not due before it (see claimDueDeliveries).
+    const headOnly = endpoints ? ` AND ${HEAD_OF_LINE}` : '';
     const row = await this.db.get(
-      `SELECT MIN(o.next_attempt) AS next FROM outbox o JOIN subscribers s ON s.id = o.subscriber_id WHERE o.state = 'pending' AND s.channel ${endpoints ? '<>' : '='} 'email'`,
+      `SELECT MIN(o.next_attempt) AS next FROM outbox o JOIN subscribers s ON s.id = o.subscriber_id WHERE o.state = 'pending' AND s.channel ${endpoints ? '<>' : '='} 'email'${headOnly}`,
     );
     return row ? readRow('outbox', row).timeOrNull('next') : null;
   }
@@ -360,8 +366,7 @@ export class SubscriberStore {
         `SELECT o.subscriber_id, o.event_id, o.attempts, o.created_at, s.page_id, s.channel, s.endpoint_url, s.endpoint_host, s.signing_secret, s.contact_email, s.locale, s.state AS subscriber_state, e.mail
          FROM outbox o JOIN subscribers s ON s.id = o.subscriber_id JOIN events e ON e.id = o.event_id
          WHERE o.state = 'pending' AND o.next_attempt <= ? AND s.channel <> 'email'
-           AND NOT EXISTS (SELECT 1 FROM outbox b WHERE b.subscriber_id = o.subscriber_id AND b.event_id < o.event_id AND b.state IN ('pending', 'sending'))
-           AND NOT EXISTS (SELECT 1 FROM outbox c WHERE c.subscriber_id = o.subscriber_id AND c.state = 'sending')
+           AND ${HEAD_OF_LINE}
          ORDER BY o.next_attempt, o.event_id LIMIT ?`,
         at, limit * 8,
       );
