@@ -232,4 +232,40 @@ describe('webhook subscriptions', () => {
     expect(target.received).toEqual([]);
     await store.close();
   });
+
+  it('Slack, Discord and Teams channels: confirmed by a first message, then each event in the service\'s format, in the subscriber\'s language, with the link and an unsubscribe link', async () => {
+    const chat = await receiver();
+    const port = new URL(chat.url).port;
+    // The services' hosts, resolved to this test's receiver (the egress rule relaxed for it).
+    const resolver = async () => [{ address: '127.0.0.1', family: 4 as const }];
+    const { service } = await start({ allowPrivate: true, resolver });
+    announceSnapshot('loaded', at(0, { incidents: [] }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const urls = [`http://hooks.slack.com:${port}/services/T0/B0/x`, `http://discord.com:${port}/api/webhooks/1/abc`, `http://acme.webhook.office.com:${port}/webhookb2/x`];
+    for (const url of urls) {
+      const answer = await post(service, `webhook_url=${encodeURIComponent(url)}&locale=de`);
+      expect(answer.status).toBe(200);
+      expect(answer.text).not.toContain('whsec_');
+      expect(answer.text).toContain('Der Kanal hat seine erste Nachricht erhalten');
+    }
+    expect(chat.received).toHaveLength(3);
+    expect(chat.received.every((entry) => entry.headers['webhook-signature'] === undefined)).toBe(true);
+    announceSnapshot('loaded', at(1, { incidents: [incident('i1')] }));
+    await until(() => chat.received.length === 6);
+    const byHost = (host: string) => chat.received.filter((entry) => entry.headers.host?.startsWith(host)).map((entry) => entry.body);
+    const [slackFirst, slack] = byHost('hooks.slack.com');
+    expect(slackFirst).toContain('Jede Nachricht enthält einen Link zum Abbestellen');
+    const slackBody = JSON.parse(slack!) as { blocks: { type: string }[] };
+    expect(slackBody.blocks.map((block) => block.type)).toEqual(['header', 'section', 'context']);
+    expect(slack).toContain('Neue Störung');
+    expect(slack).toContain('Status: Ursache erkannt');
+    expect(slack).toContain('https://status.acme.test/de/incidents/i1/');
+    expect(slack).toMatch(/subscribe\/manage\?t=[^|]+&locale=de\|Abbestellen/);
+    const discord = JSON.parse(byHost('discord.com')[1]!) as { embeds: { url: string; description: string }[] };
+    expect(discord.embeds[0]!.url).toBe('https://status.acme.test/de/incidents/i1/');
+    expect(discord.embeds[0]!.description).toContain('subscribe/manage?t=');
+    const teams = byHost('acme.webhook.office.com')[1]!;
+    expect(teams).toContain('application/vnd.microsoft.card.adaptive');
+    expect(teams).toContain('Neue Störung');
+  });
 });
