@@ -27,6 +27,8 @@ export type OutboxState = (typeof OUTBOX_STATES)[number];
 /** Confirmation links live 48 hours; one confirmation mail per address and hour. */
 export const CONFIRM_TTL_MS = 48 * 3_600_000;
 export const CONFIRM_INTERVAL_MS = 3_600_000;
+/** A webhook or chat subscription is pending only while its first request is out (bounded by the request's timeout). */
+export const ENDPOINT_CONFIRM_TTL_MS = 5 * 60_000;
 /** Permanent failures in a row after which an address is bouncing and gets nothing more. */
 export const BOUNCE_LIMIT = 3;
 
@@ -341,9 +343,10 @@ export class SubscriberStore {
   async subscribeEndpoint(pageId: string, endpoint: EndpointRequest, chosen: readonly string[], now: number, locale: string | null): Promise<string | null> {
     const id = newId(SUBSCRIBER_ID_PREFIX);
     const inserted = await this.db.run(
-      `INSERT INTO subscribers (id, page_id, email, email_key, components, state, created_at, locale, channel, endpoint_url, endpoint_host, signing_secret, contact_email)
-       VALUES (?, ?, '', ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (page_id, email_key) DO NOTHING`,
-      id, pageId, endpointKey(endpoint.url), JSON.stringify(chosen), t(now), locale, endpoint.channel, endpoint.url, endpoint.host.toLowerCase(), endpoint.signingSecret, endpoint.contactEmail,
+      `INSERT INTO subscribers (id, page_id, email, email_key, components, state, confirm_expires, created_at, locale, channel, endpoint_url, endpoint_host, signing_secret, contact_email)
+       VALUES (?, ?, '', ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (page_id, email_key) DO NOTHING`,
+      // Pending only while its first request is out; if Porchlight stops meanwhile, expirePending removes it.
+      id, pageId, endpointKey(endpoint.url), JSON.stringify(chosen), t(now + ENDPOINT_CONFIRM_TTL_MS), t(now), locale, endpoint.channel, endpoint.url, endpoint.host.toLowerCase(), endpoint.signingSecret, endpoint.contactEmail,
     );
     return inserted.changes > 0 ? id : null;
   }
