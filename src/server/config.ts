@@ -61,6 +61,8 @@ const launcherEnvSchema = z.object({
     .default(50),
   /** Also mail subscribers when a monitor goes down with no incident about it. */
   SUBSCRIPTION_MONITOR_DOWN: flag(false),
+  /** Webhook subscriptions may reach loopback and private addresses, over http:// too (tests, a closed network). */
+  SUBSCRIPTION_WEBHOOK_ALLOW_PRIVATE: flag(false),
   /** Where the demo's catch-all SMTP server writes the mails it receives. */
   DEMO_MAIL_DIR: z.string().trim().min(1).default('./data/mail'),
 })

@@ -178,6 +178,11 @@ const subscriptionMetrics: MetricGroup = (registry, _sources, now) => {
       confirm_failed: subscriptions.confirmations.failed,
     },
   )(registry, _sources, now);
+  scrapedCounter(
+    'porchlight_subscription_webhooks_total',
+    'Webhook and chat deliveries since start, by result: delivered (2xx), retried (5xx, 408, 429, 3xx, timeout, connection error), failed (other 4xx, refused address), gone (410: unsubscribed), paused (failing for a day).',
+    () => (subscriptions?.webhooks ? { ...subscriptions.webhooks } : null),
+  )(registry, _sources, now);
   return stop;
 };
 

@@ -143,6 +143,7 @@ async function startSubscriptionsThread(plan: SubscriptionPlan, config: Launcher
     demoMailDir: plan.mode === 'demo' ? plan.mailDir : null,
     maxPerSecond: config.launcher.SUBSCRIPTION_MAILS_PER_SECOND,
     monitorDown: config.launcher.SUBSCRIPTION_MONITOR_DOWN,
+    webhookAllowPrivate: config.launcher.SUBSCRIPTION_WEBHOOK_ALLOW_PRIVATE,
     languages: config.languages,
     // The demo's origin is set once the site listens (setLinkOrigin).
     links: plan.mode === 'smtp' ? { origin: plan.publicUrl, configured: true } : { origin: 'http://127.0.0.1', configured: false },

@@ -15,6 +15,8 @@ export interface Choice {
 
 export type PageBody =
   | { kind: 'message'; title: string; body: string }
+  /** A webhook's signing secret, shown this once (selectable, never in a URL). */
+  | { kind: 'secret'; title: string; body: string; secret: string }
   | { kind: 'confirm'; token: string }
   | { kind: 'manage'; token: string; choices: Choice[] };
 
@@ -44,6 +46,7 @@ function button(label: string, brand: string, name?: string, value?: string): st
 
 function content(body: PageBody, brand: string, words: SubscriptionText): { title: string; html: string } {
   if (body.kind === 'message') return { title: body.title, html: `<p>${escapeMarkup(body.body)}</p>` };
+  if (body.kind === 'secret') return { title: body.title, html: `<p>${escapeMarkup(body.body)}</p><p><code data-secret style="user-select:all;word-break:break-all;background:#f4f4f4;padding:6px 8px;border-radius:4px;display:inline-block">${escapeMarkup(body.secret)}</code></p>` };
   const token = `<input type="hidden" name="t" value="${escapeMarkup(body.token)}"><input type="hidden" name="locale" value="${escapeMarkup(words.lang)}">`;
   if (body.kind === 'confirm') {
     return { title: words.confirmTitle, html: `<p>${escapeMarkup(words.confirmBody)}</p><form method="post" action="confirm">${token}${button(words.confirmButton, brand)}</form>` };

@@ -2,6 +2,8 @@
  * `npm run subscribers -- list | export | remove <id or address>`: the operators' view of the
  * subscribers store (DATABASE_URL when set, else SUBSCRIBERS_DB, default ./data/subscribers.db).
  * Safe while Porchlight runs (SQLite in WAL mode; PostgreSQL). Addresses are printed here, to the operator's terminal, and nowhere else.
+ * Webhook and chat subscribers show as their channel and URL host only: a chat service's
+ * incoming-webhook URL is itself a credential, and the signing secret is never printed.
  */
 import { existsSync } from 'node:fs';
 import { DatabaseUrlError, parseDatabaseUrl } from '../store/database-url.ts';
@@ -9,7 +11,14 @@ import { StoreConnectError, StoreVersionError } from '../store/errors.ts';
 import { storeLocation } from '../store/location.ts';
 import { SubscriberStore, type Subscriber } from './store.ts';
 
-const USAGE = 'usage: npm run subscribers -- list | export | remove <subscriber id or e-mail address>';
+const USAGE = 'usage: npm run subscribers -- list | export | remove <subscriber id, e-mail address or webhook URL>';
+
+/** How a subscriber is named to the operator: the address, or the channel and the URL's host. */
+export function reachedAt(s: Subscriber): string {
+  if (s.channel === 'email' || !s.endpointUrl) return s.email;
+  const host = URL.canParse(s.endpointUrl) ? new URL(s.endpointUrl).host : '?';
+  return `${s.channel} ${host}${s.contactEmail ? ` (contact ${s.contactEmail})` : ''}`;
+}
 
 /** RFC 4180: quote every field, double the quotes inside; a leading =+-@ cannot start a formula. */
 function csvField(value: string): string {
@@ -18,9 +27,9 @@ function csvField(value: string): string {
 }
 
 function toCsv(subscribers: readonly Subscriber[]): string {
-  // locale last (empty: the page's default language), so the older columns keep their places.
-  const rows = subscribers.map((s) => [s.id, s.pageId, s.email, s.state, s.components.join(' '), new Date(s.createdAt).toISOString(), s.locale ?? ''].map(csvField).join(','));
-  return `${['id', 'page_id', 'email', 'state', 'components', 'created_at', 'locale'].join(',')}\r\n${rows.map((row) => `${row}\r\n`).join('')}`;
+  // Newer columns last (locale: empty = the page's default language; channel and the webhook URL's host), so the older ones keep their places.
+  const rows = subscribers.map((s) => [s.id, s.pageId, s.channel === 'email' ? s.email : (s.contactEmail ?? ''), s.state, s.components.join(' '), new Date(s.createdAt).toISOString(), s.locale ?? '', s.channel, s.endpointUrl && URL.canParse(s.endpointUrl) ? new URL(s.endpointUrl).host : ''].map(csvField).join(','));
+  return `${['id', 'page_id', 'email', 'state', 'components', 'created_at', 'locale', 'channel', 'endpoint_host'].join(',')}\r\n${rows.map((row) => `${row}\r\n`).join('')}`;
 }
 
 export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv, out: (text: string) => void): Promise<number> {
@@ -50,7 +59,7 @@ export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv, ou
   try {
     if (command === 'list') {
       const all = await store.list();
-      for (const s of all) out(`${s.id}  ${s.pageId}  ${s.state.padEnd(9)}  ${new Date(s.createdAt).toISOString()}  ${s.email}\n`);
+      for (const s of all) out(`${s.id}  ${s.pageId}  ${s.state.padEnd(9)}  ${new Date(s.createdAt).toISOString()}  ${reachedAt(s)}\n`);
       out(`${all.length} subscribers\n`);
       return 0;
     }

@@ -11,7 +11,8 @@ import { pageAddress, subscribeUrls, type LinkSettings } from './page-address.ts
 import { decodeBaseline, encodeBaseline } from './feed-baseline.ts';
 import { diffSnapshots, type EventSource, type SiteEvent } from './snapshot-events.ts';
 import type { StoredEvent } from './outbox-sender.ts';
-import type { SubscriberStore } from './store.ts';
+import { SUBSCRIBER_CHANNELS, type SubscriberStore } from './store.ts';
+import { componentChanges, componentPayload, eventPayload } from './webhook-payload.ts';
 import { chooseLocale } from './subscriber-language.ts';
 import type { StatusPage } from '../contract/index.ts';
 
@@ -61,6 +62,7 @@ export class EventFeed {
       return { events: 0, queued: 0, removed };
     }
     const events = diffSnapshots(previous, snapshot, { monitorDown: this.monitorDown });
+    const changes = componentChanges(previous.monitors, snapshot.monitors, snapshot.fetchedAt);
     let queued = 0;
     const pages = publicPages(snapshot.pages);
     for (const event of events) {
@@ -69,13 +71,24 @@ export class EventFeed {
         if (![...event.monitorIds].some((id) => monitorIds.has(id))) continue;
         const stored = await this.render(snapshot, page, event);
         if (!stored) continue;
-        queued += await this.store.recordEvent(page.id, event.key, JSON.stringify(stored), event.monitorIds, now);
+        const channels = stored.hook ? SUBSCRIBER_CHANNELS : SUBSCRIBER_CHANNELS.filter((channel) => channel !== 'webhook');
+        queued += await this.store.recordEvent(page.id, event.key, JSON.stringify(stored), event.monitorIds, now, channels);
+      }
+    }
+    // A component's status change: Statuspage's component_update, for webhook subscribers only.
+    for (const change of changes) {
+      for (const page of pages) {
+        if (!pageMonitorIds(page.monitors).has(change.monitor.id)) continue;
+        const address = pageAddress(page, this.links);
+        const hook = componentPayload({ page, monitors: snapshot.monitors, incidents: snapshot.incidents, address }, change);
+        const stored: StoredEvent = { defaultLocale: pageLanguage(this.languages, page.slug).locale, mails: {}, hook, manageBase: subscribeUrls(address).manageBase };
+        queued += await this.store.recordEvent(page.id, change.key, JSON.stringify(stored), change.monitorIds, now, ['webhook']);
       }
     }
     // Saved once the events are recorded: a crash before this finds them again on the next start,
     // and the store keeps each event's key once, so nothing is mailed twice.
     await this.store.writeFeedBaseline(encodeBaseline(snapshot, now));
-    return { events: events.length, queued, removed };
+    return { events: events.length + changes.length, queued, removed };
   }
 
   /** The event's mail in the page's default language and in each one its subscribers read; null when the page shows none of it. */
@@ -93,6 +106,7 @@ export class EventFeed {
       if (!mail) return null;
       mails[locale] = { ...mail, manageBase };
     }
-    return { defaultLocale: language.locale, mails };
+    const hook = eventPayload({ page, monitors: snapshot.monitors, incidents: snapshot.incidents, address }, event);
+    return { defaultLocale: language.locale, mails, manageBase, ...(hook && { hook }) };
   }
 }

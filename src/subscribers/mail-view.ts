@@ -182,3 +182,9 @@ export function confirmationMail(page: StatusPage, confirmUrl: string, i18n: Tra
   const inner = `<p>${escapeMarkup(words.confirmMailBody(page.name))}</p><p style="margin:20px 0"><a href="${escapeMarkup(confirmUrl)}" style="background:${brand};color:${readableTextColor(brand)};padding:8px 14px;border-radius:4px;text-decoration:none">${escapeMarkup(words.confirmButton)}</a></p><p style="font-size:13px;color:#555">${escapeMarkup(words.confirmMailIgnore)}</p>`;
   return { subject: oneLine(words.confirmSubject(page.name)), text, html: mailDocument(words, page.name, brand, safeHttpUrl(page.logoUrl), inner), language: words.lang };
 }
+
+/** To a paused webhook's contact address: deliveries failed for a day and stopped. */
+export function pausedMail(pageName: string, host: string, words: SubscriptionText): OutgoingMail {
+  const text = words.webhookPausedBody(pageName, host);
+  return { subject: oneLine(`${pageName}: ${words.webhookHeading}`), text: `${text}\n`, html: mailDocument(words, pageName, DEFAULT_BRAND_COLOR, null, `<p>${escapeMarkup(text)}</p>`), language: words.lang };
+}

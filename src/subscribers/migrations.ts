@@ -2,7 +2,8 @@
  * The subscribers store's schema: one ordered list of migrations for the storage floor's runner
  * (src/store/migrations.ts), which records them in `schema_migrations`. Append new entries, never
  * edit applied ones. Versions 1 and 2 kept times as epoch milliseconds; version 3 moved them to
- * the floor's one representation (ISO-8601 UTC text, src/store/time.ts).
+ * the floor's one representation (ISO-8601 UTC text, src/store/time.ts). Version 4 adds webhook
+ * and chat subscribers (columns only: portable ALTER TABLE … ADD COLUMN).
  *
  * Each migration has a script per dialect (see src/store/migrations.ts). PostgreSQL has no files
  * from before version 3, so its version 1 already keeps times as `timestamptz` (read back as the
@@ -207,6 +208,39 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
       // PostgreSQL's tables kept times as timestamptz from version 1.
       postgres: NO_CHANGE,
+    },
+  },
+  {
+    version: 4,
+    description: 'webhook and chat subscribers',
+    scripts: {
+      sqlite: `
+      -- How a subscriber is reached: 'email' (every row from before), 'webhook' (Statuspage's
+      -- payload, signed), or a chat service's incoming webhook ('slack', 'discord', 'teams').
+      ALTER TABLE subscribers ADD COLUMN channel TEXT NOT NULL DEFAULT 'email';
+      -- The receiver's URL (webhook and chat; NULL for e-mail). Its key, for one subscription per
+      -- page and URL, is email_key ('url:' and the URL), so the existing UNIQUE serves both.
+      ALTER TABLE subscribers ADD COLUMN endpoint_url TEXT;
+      -- The URL's host, lower-cased: deliveries are bounded per host.
+      ALTER TABLE subscribers ADD COLUMN endpoint_host TEXT;
+      -- The Standard Webhooks signing secret ('whsec_' and base64), shown once; NULL for chat.
+      ALTER TABLE subscribers ADD COLUMN signing_secret TEXT;
+      -- Optional address told when deliveries have failed for a day and the webhook is paused.
+      ALTER TABLE subscribers ADD COLUMN contact_email TEXT;
+      -- When deliveries were paused (state 'bouncing': nothing more is sent); NULL otherwise.
+      ALTER TABLE subscribers ADD COLUMN paused_at TEXT;
+      CREATE INDEX subscribers_endpoint_host ON subscribers (endpoint_host);
+    `,
+      // The same columns; the pause time as timestamptz, like every time there.
+      postgres: `
+      ALTER TABLE subscribers ADD COLUMN channel TEXT NOT NULL DEFAULT 'email';
+      ALTER TABLE subscribers ADD COLUMN endpoint_url TEXT;
+      ALTER TABLE subscribers ADD COLUMN endpoint_host TEXT;
+      ALTER TABLE subscribers ADD COLUMN signing_secret TEXT;
+      ALTER TABLE subscribers ADD COLUMN contact_email TEXT;
+      ALTER TABLE subscribers ADD COLUMN paused_at TIMESTAMPTZ;
+      CREATE INDEX subscribers_endpoint_host ON subscribers (endpoint_host);
+    `,
     },
   },
 ];

@@ -9,6 +9,7 @@ import type { MailContent } from './mail-view.ts';
 import { finishMail } from './mail-view.ts';
 import type { MailTransport } from './mail-transport.ts';
 import type { DueMail, SubscriberStore } from './store.ts';
+import type { JsonObject } from './webhook-payload.ts';
 
 export interface SenderOptions {
   concurrency: number;
@@ -45,6 +46,20 @@ export interface StoredMail extends MailContent {
 export interface StoredEvent {
   defaultLocale: string;
   mails: Record<string, StoredMail>;
+  /** Webhook subscribers' payload without `meta` (webhook-payload.ts); absent when the event has none. */
+  hook?: JsonObject;
+  /** The unsubscribe base of the page (webhook and chat deliveries; mails carry theirs). */
+  manageBase?: string;
+}
+
+/** The stored event of an outbox row, or null when it cannot be read. */
+export function storedEventOf(raw: string): StoredEvent | null {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return typeof parsed === 'object' && parsed !== null && 'mails' in parsed && 'defaultLocale' in parsed ? (parsed as StoredEvent) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The mail of a stored event for a subscriber's language; rows from before languages hold one mail. */

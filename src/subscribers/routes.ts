@@ -20,6 +20,7 @@ import { RateLimiter } from './rate-limit.ts';
 import type { SubscriberStore } from './store.ts';
 import { readManageToken, isTokenShaped } from './tokens.ts';
 import { chooseLocale } from './subscriber-language.ts';
+import type { EndpointSubscription } from './endpoint-deliveries.ts';
 
 /** The largest form body read: an address, a few dozen component ids and a token. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -30,6 +31,11 @@ export interface RouteDeps {
   snapshot(): Snapshot | null;
   /** Queues the confirmation mail of a new or renewed request. */
   sendConfirmation(page: StatusPage, subscriberId: string, token: string, email: string, locale: Locale): void;
+  /**
+   * A webhook or chat subscription from the form (`webhook_url`): checked, stored and confirmed by
+   * its first delivery, or refused with the reason (endpoint-deliveries.ts). Absent: e-mail only.
+   */
+  subscribeEndpoint?(page: StatusPage, input: { url: string | null; contactEmail: string | null; components: readonly string[]; locale: string | null }): Promise<EndpointSubscription>;
   /** Which languages each page offers (SITE_LOCALE, PAGE_LOCALES, SITE_LOCALES) and its zone. */
   languages: LanguageSettings;
   now?: () => number;
@@ -152,6 +158,19 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
     if (!limiter.allow(client, now())) {
       const { words, say } = speaking(posted, linked);
       return say(429, words.tooManyTitle, words.tooManyBody);
+    }
+
+    if (action === 'subscribe' && read && form.has('webhook_url') && deps.subscribeEndpoint) {
+      const { words, locale, say, reply } = speaking(posted);
+      const known = new Set(choicesOf(snapshot, page).map((choice) => choice.id));
+      const chosen = [...new Set(form.getAll('component'))].filter((id) => known.has(id));
+      const contactRaw = form.get('contact_email')?.trim() ?? '';
+      const contact = contactRaw === '' ? null : parseEmailAddress(contactRaw);
+      if (contactRaw !== '' && !contact) return say(400, words.invalidAddressTitle, words.invalidAddressBody);
+      const result = await deps.subscribeEndpoint(page, { url: form.get('webhook_url'), contactEmail: contact?.address ?? null, components: chosen.length === known.size ? [] : chosen, locale });
+      if (!result.ok) return say(result.problem === 'exists' ? 409 : 400, words.webhookProblemTitle, words.webhookProblems[result.problem]);
+      if (result.secret) return reply(200, { kind: 'secret', title: words.webhookSubscribedTitle, body: words.webhookSecretBody, secret: result.secret });
+      return say(200, words.webhookSubscribedTitle, words.channelSubscribedBody);
     }
 
     if (action === 'subscribe') {

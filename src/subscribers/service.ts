@@ -9,7 +9,7 @@ import http from '../api/node-http.ts';
 import type { AddressInfo } from 'node:net';
 import type { SmtpSettings } from '../contract/smtp.ts';
 import type { StatusPage } from '../contract/index.ts';
-import { onSnapshot, type Snapshot, announcer, type Locale, DEFAULT_LANGUAGE_SETTINGS, pageLanguage, type LanguageSettings, translator } from '../site/public.ts';
+import { onSnapshot, type Snapshot, announcer, type Locale, DEFAULT_LANGUAGE_SETTINGS, pageLanguage, type LanguageSettings, translator, subscriptionText } from '../site/public.ts';
 import { createLogger, reasonOf } from '../logging/logger.ts';
 import { EventFeed } from './event-feed.ts';
 import { confirmationMail } from './mail-view.ts';
@@ -21,6 +21,13 @@ import { SubscriberStore } from './store.ts';
 import type { StoreLocation } from '../store/location.ts';
 import { SUBSCRIPTION_STATS_CHANNEL, type SubscriptionStats } from './stats.ts';
 import { manageToken } from './tokens.ts';
+import { DEFAULT_RETRY_RULES, type RetryRules } from './delivery-policy.ts';
+import { EndpointEgress, type Resolver } from './endpoint-egress.ts';
+import { deliveryRequest, subscribeEndpoint } from './endpoint-deliveries.ts';
+import { EndpointSender } from './endpoint-sender.ts';
+import { endpointSender, type EndpointSend } from './endpoint-transport.ts';
+import { pausedMail } from './mail-view.ts';
+import { chooseLocale } from './subscriber-language.ts';
 
 
 export interface SubscriptionOptions {
@@ -43,6 +50,21 @@ export interface SubscriptionOptions {
   languages?: LanguageSettings;
   /** Test seam: another transport than SMTP. */
   transport?: MailTransport;
+  /** Webhook and chat subscriptions (see webhook settings in docs/subscriptions.md). */
+  webhooks?: WebhookOptions;
+}
+
+export interface WebhookOptions {
+  /** SUBSCRIPTION_WEBHOOK_ALLOW_PRIVATE: loopback and private addresses (and http://) allowed. */
+  allowPrivate?: boolean;
+  /** Per request, connection to last byte (default 10 s). */
+  timeoutMs?: number;
+  /** Deliveries in flight at most (default 16) and per receiving host (default 2). */
+  concurrency?: number;
+  perHost?: number;
+  retry?: Partial<RetryRules>;
+  /** Test seam: DNS. */
+  resolver?: Resolver;
 }
 
 export interface RunningSubscriptions {
@@ -72,6 +94,26 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
     messageId: (mail) => `<${mail.eventId}.${mail.subscriberId}@${messageHost}>`,
   });
   const languages = options.languages ?? DEFAULT_LANGUAGE_SETTINGS;
+
+  const hooks = options.webhooks ?? {};
+  const egress = new EndpointEgress({ allowPrivate: hooks.allowPrivate ?? false, ...(hooks.resolver && { resolver: hooks.resolver }) });
+  const timeoutMs = hooks.timeoutMs ?? 10_000;
+  const perHost = hooks.perHost ?? 2;
+  const dispatcher = egress.agent({ connectTimeoutMs: timeoutMs, connectionsPerOrigin: perHost });
+  const post: EndpointSend = endpointSender(dispatcher, timeoutMs, 'Porchlight-Webhooks/1 (+status page subscriptions)');
+  const endpoints = new EndpointSender(store, post, {
+    concurrency: hooks.concurrency ?? 16,
+    perHost,
+    retry: { ...DEFAULT_RETRY_RULES, ...hooks.retry },
+    build: (due) => deliveryRequest(store, due, Date.now()),
+    paused: (due) => {
+      log.warn({ event: 'webhook-paused', host: due.host }, `deliveries to ${due.host} failed for too long; the subscription is paused`);
+      const page = latest?.pages.find((candidate) => candidate.id === due.pageId);
+      if (!due.contactEmail || !page) return;
+      const locale = chooseLocale(pageLanguage(languages, page.slug), due.locale);
+      void transport.send({ to: due.contactEmail, mail: pausedMail(page.name, due.host, subscriptionText(translator(locale))) });
+    },
+  });
   const feed = await EventFeed.open(store, options.links, languages, { pageGraceMs: options.pageGraceMs ?? 7 * 24 * 3_600_000, monitorDown: options.monitorDown ?? false });
 
   let latest: Snapshot | null = null;
@@ -86,7 +128,10 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
     feeding = feed.take(snapshot, Date.now()).then(
       (result) => {
         if (result.events > 0 || result.removed > 0) log.info({ event: 'subscription-events', events: result.events, queued: result.queued, removed: result.removed }, `${result.events} events, ${result.queued} mails queued`);
-        if (result.queued > 0) sender.wake();
+        if (result.queued > 0) {
+          sender.wake();
+          endpoints.wake();
+        }
       },
       (error: unknown) => log.error({ event: 'subscription-events', reason: reasonOf(error) }, `events could not be recorded (${reasonOf(error)})`),
     );
@@ -119,7 +164,13 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
       .finally(() => (waiting -= 1));
   }
 
-  const routes = createRoutes({ store, snapshot: () => latest, sendConfirmation, languages });
+  const routes = createRoutes({
+    store,
+    snapshot: () => latest,
+    sendConfirmation,
+    languages,
+    subscribeEndpoint: (page, input) => subscribeEndpoint({ store, egress, send: post }, page, pageAddress(page, options.links), input),
+  });
   const server = http.createServer((request, response) => {
     routes(request, response).catch((error: unknown) => {
       log.error({ event: 'subscription-route', reason: reasonOf(error) }, `subscription request failed (${reasonOf(error)})`);
@@ -137,7 +188,7 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
   const keepHouse = async () => {
     try {
       await store.expirePending(Date.now());
-      announceStats({ ...(await store.stats()), sender: { ...sender.counts }, confirmations: { ...confirmations }, at: Date.now() });
+      announceStats({ ...(await store.stats()), sender: { ...sender.counts }, confirmations: { ...confirmations }, webhooks: { ...endpoints.counts }, at: Date.now() });
     } catch (error) {
       log.warn({ event: 'subscription-stats', reason: reasonOf(error) }, `subscription housekeeping failed (${reasonOf(error)})`);
     }
@@ -148,6 +199,7 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
   housekeeping = keepHouse();
   tick.unref();
   sender.wake();
+  endpoints.wake();
 
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -157,6 +209,8 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await sender.close();
+      await endpoints.close();
+      await dispatcher.close();
       await feeding;
       await housekeeping;
       transport.close();

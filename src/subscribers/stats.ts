@@ -4,6 +4,7 @@
  */
 import type { StoreStats } from './store.ts';
 import type { SenderCounts } from './outbox-sender.ts';
+import type { EndpointCounts } from './endpoint-sender.ts';
 
 export const SUBSCRIPTION_STATS_CHANNEL = 'porchlight:subscription-stats';
 
@@ -11,6 +12,8 @@ export interface SubscriptionStats extends StoreStats {
   /** Since the thread started. */
   sender: SenderCounts;
   confirmations: { sent: number; failed: number };
+  /** Webhook and chat deliveries (optional: a thread from before them sends none). */
+  webhooks?: EndpointCounts;
   at: number;
 }
 

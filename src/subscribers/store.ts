@@ -17,12 +17,18 @@ import { hashToken, newToken } from './tokens.ts';
 
 export const SUBSCRIBER_STATES = ['pending', 'confirmed', 'bouncing'] as const;
 export type SubscriberState = (typeof SUBSCRIBER_STATES)[number];
+/** How a subscriber is reached: by mail, by a signed webhook in Statuspage's format, or a chat service's incoming webhook. */
+export const SUBSCRIBER_CHANNELS = ['email', 'webhook', 'slack', 'discord', 'teams'] as const;
+export type SubscriberChannel = (typeof SUBSCRIBER_CHANNELS)[number];
+export type EndpointChannel = Exclude<SubscriberChannel, 'email'>;
 export const OUTBOX_STATES = ['pending', 'sending', 'sent', 'failed', 'unknown'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
 
 /** Confirmation links live 48 hours; one confirmation mail per address and hour. */
 export const CONFIRM_TTL_MS = 48 * 3_600_000;
 export const CONFIRM_INTERVAL_MS = 3_600_000;
+/** A webhook or chat subscription is pending only while its first request is out (bounded by the request's timeout). */
+export const ENDPOINT_CONFIRM_TTL_MS = 5 * 60_000;
 /** Permanent failures in a row after which an address is bouncing and gets nothing more. */
 export const BOUNCE_LIMIT = 3;
 
@@ -35,6 +41,39 @@ export interface Subscriber {
   createdAt: number;
   /** The language asked for (a locale code); null: the page's default (rows from before it was kept). */
   locale: string | null;
+  channel: SubscriberChannel;
+  /** Webhook and chat: where deliveries go (null for e-mail). */
+  endpointUrl: string | null;
+  /** Webhook: the Standard Webhooks secret (`whsec_…`); null otherwise. */
+  signingSecret: string | null;
+  contactEmail: string | null;
+}
+
+/** A webhook or chat subscription to create (its URL already checked). */
+export interface EndpointRequest {
+  channel: EndpointChannel;
+  url: string;
+  host: string;
+  signingSecret: string | null;
+  contactEmail: string | null;
+}
+
+/** A delivery to a webhook or chat receiver, claimed (`sending`). */
+export interface DueDelivery {
+  subscriberId: string;
+  pageId: string;
+  eventId: number;
+  channel: EndpointChannel;
+  url: string;
+  host: string;
+  signingSecret: string | null;
+  contactEmail: string | null;
+  locale: string | null;
+  /** The event row's content (see outbox-sender.ts StoredEvent). */
+  mail: string;
+  attempts: number;
+  /** When the delivery was queued: it is retried for up to a day from then. */
+  queuedAt: number;
 }
 
 export interface DueMail {
@@ -67,10 +106,23 @@ function subscriber(row: Row): Subscriber {
     state: read.oneOf('state', SUBSCRIBER_STATES),
     createdAt: read.time('created_at'),
     locale: read.textOrNull('locale'),
+    channel: read.oneOf('channel', SUBSCRIBER_CHANNELS),
+    endpointUrl: read.textOrNull('endpoint_url'),
+    signingSecret: read.textOrNull('signing_secret'),
+    contactEmail: read.textOrNull('contact_email'),
   };
 }
 
+const ENDPOINT_CHANNELS = SUBSCRIBER_CHANNELS.filter((channel): channel is EndpointChannel => channel !== 'email');
+
+/** The unique key of an endpoint subscriber (the column e-mail keys share, so one UNIQUE serves both). */
+export const endpointKey = (url: string) => `url:${url}`;
+
 const t = storedTime;
+
+/** An outbox row `o` that is its subscriber's next: nothing older waits, nothing of theirs is out. */
+const HEAD_OF_LINE = `NOT EXISTS (SELECT 1 FROM outbox b WHERE b.subscriber_id = o.subscriber_id AND b.event_id < o.event_id AND b.state IN ('pending', 'sending'))
+  AND NOT EXISTS (SELECT 1 FROM outbox c WHERE c.subscriber_id = o.subscriber_id AND c.state = 'sending')`;
 
 export class SubscriberStore {
   private readonly db: Database;
@@ -195,19 +247,21 @@ export class SubscriberStore {
   }
 
   /**
-   * Records an event for a page and queues its mail for each confirmed subscriber who chose one
+   * Records an event for a page and queues its mail (or delivery) for each confirmed subscriber of `channels` who chose one
    * of `monitorIds` (or everything), in one transaction: an event is recorded once, whatever
    * happens later, and a (subscriber, event) pair once. Returns the mails queued (0 when the
    * event was already recorded).
    */
-  async recordEvent(pageId: string, key: string, mail: string, monitorIds: ReadonlySet<string>, now: number): Promise<number> {
+  async recordEvent(pageId: string, key: string, mail: string, monitorIds: ReadonlySet<string>, now: number, channels: readonly SubscriberChannel[] = SUBSCRIBER_CHANNELS): Promise<number> {
     const at = t(now);
     return this.transaction(async (tx) => {
       const inserted = await tx.get('INSERT INTO events (page_id, key, mail, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (page_id, key) DO NOTHING RETURNING id', pageId, key, mail, at);
       if (!inserted) return 0;
       const eventId = readRow('events', inserted).int('id');
       let queued = 0;
-      for (const row of await tx.all("SELECT id, components FROM subscribers WHERE page_id = ? AND state = 'confirmed'", pageId)) {
+      // Only the channels the event has a form for (a component's change is Statuspage's component_update: webhooks only).
+      const among = channels.map(() => '?').join(', ');
+      for (const row of await tx.all(`SELECT id, components FROM subscribers WHERE page_id = ? AND state = 'confirmed' AND channel IN (${among})`, pageId, ...channels)) {
         const read = readRow('subscribers', row);
         const chosen = read.json('components', isStringArray, 'array of monitor ids');
         if (chosen.length > 0 && !chosen.some((id) => monitorIds.has(id))) continue;
@@ -227,7 +281,7 @@ export class SubscriberStore {
       const rows = await tx.all(
         `SELECT o.subscriber_id, o.event_id, o.attempts, s.email, s.locale, s.state AS subscriber_state, e.mail
          FROM outbox o JOIN subscribers s ON s.id = o.subscriber_id JOIN events e ON e.id = o.event_id
-         WHERE o.state = 'pending' AND o.next_attempt <= ? ORDER BY o.next_attempt, o.event_id LIMIT ?`,
+         WHERE o.state = 'pending' AND o.next_attempt <= ? AND s.channel = 'email' ORDER BY o.next_attempt, o.event_id LIMIT ?`,
         at, limit,
       );
       const due: DueMail[] = [];
@@ -275,10 +329,95 @@ export class SubscriberStore {
     return (await this.db.run("UPDATE outbox SET state = 'unknown', updated_at = ? WHERE state = 'sending'", t(now))).changes;
   }
 
-  /** The earliest moment a pending mail is due, or null when none waits. */
-  async nextDue(): Promise<number | null> {
-    const row = await this.db.get("SELECT MIN(next_attempt) AS next FROM outbox WHERE state = 'pending'");
+  /** The earliest moment a pending mail (`endpoints`: webhook or chat delivery) is due, or null when none waits. */
+  async nextDue(endpoints = false): Promise<number | null> {
+    // A delivery behind another of the same subscriber is not due before it (see claimDueDeliveries).
+    const headOnly = endpoints ? ` AND ${HEAD_OF_LINE}` : '';
+    const row = await this.db.get(
+      `SELECT MIN(o.next_attempt) AS next FROM outbox o JOIN subscribers s ON s.id = o.subscriber_id WHERE o.state = 'pending' AND s.channel ${endpoints ? '<>' : '='} 'email'${headOnly}`,
+    );
     return row ? readRow('outbox', row).timeOrNull('next') : null;
+  }
+
+  /**
+   * A webhook or chat subscription, pending until its first delivery (the ping, or the chat's
+   * first message) is answered 2xx. Null when that URL already subscribes to the page.
+   */
+  async subscribeEndpoint(pageId: string, endpoint: EndpointRequest, chosen: readonly string[], now: number, locale: string | null): Promise<string | null> {
+    const id = newId(SUBSCRIBER_ID_PREFIX);
+    const inserted = await this.db.run(
+      `INSERT INTO subscribers (id, page_id, email, email_key, components, state, confirm_expires, created_at, locale, channel, endpoint_url, endpoint_host, signing_secret, contact_email)
+       VALUES (?, ?, '', ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (page_id, email_key) DO NOTHING`,
+      // Pending only while its first request is out; if Porchlight stops meanwhile, expirePending removes it.
+      id, pageId, endpointKey(endpoint.url), JSON.stringify(chosen), t(now + ENDPOINT_CONFIRM_TTL_MS), t(now), locale, endpoint.channel, endpoint.url, endpoint.host.toLowerCase(), endpoint.signingSecret, endpoint.contactEmail,
+    );
+    return inserted.changes > 0 ? id : null;
+  }
+
+  /** The receiver answered the first delivery with 2xx. */
+  async confirmEndpoint(id: string, now: number): Promise<void> {
+    await this.db.run("UPDATE subscribers SET state = 'confirmed', confirmed_at = ? WHERE id = ? AND state = 'pending'", t(now), id);
+  }
+
+  /**
+   * Claims up to `limit` due webhook and chat deliveries, oldest event first, at most `perHost` in
+   * flight per host (counting `busy`, those already out) and one per subscriber: a subscriber's
+   * next event waits until the one before is delivered or given up, so receivers hear events in order.
+   */
+  async claimDueDeliveries(now: number, limit: number, perHost: number, busy: ReadonlyMap<string, number>): Promise<DueDelivery[]> {
+    if (limit <= 0) return [];
+    const at = t(now);
+    return this.transaction(async (tx) => {
+      const rows = await tx.all(
+        `SELECT o.subscriber_id, o.event_id, o.attempts, o.created_at, s.page_id, s.channel, s.endpoint_url, s.endpoint_host, s.signing_secret, s.contact_email, s.locale, s.state AS subscriber_state, e.mail
+         FROM outbox o JOIN subscribers s ON s.id = o.subscriber_id JOIN events e ON e.id = o.event_id
+         WHERE o.state = 'pending' AND o.next_attempt <= ? AND s.channel <> 'email'
+           AND ${HEAD_OF_LINE}
+         ORDER BY o.next_attempt, o.event_id LIMIT ?`,
+        at, limit * 8,
+      );
+      const inFlight = new Map(busy);
+      const due: DueDelivery[] = [];
+      for (const row of rows) {
+        if (due.length >= limit) break;
+        const read = readRow('outbox', row);
+        const host = read.text('endpoint_host');
+        const live = read.oneOf('subscriber_state', SUBSCRIBER_STATES) === 'confirmed';
+        if (live && (inFlight.get(host) ?? 0) >= perHost) continue;
+        const key = { subscriberId: read.text('subscriber_id'), eventId: read.int('event_id') };
+        const claimed = (await tx.run(
+          "UPDATE outbox SET state = ?, attempts = attempts + 1, updated_at = ? WHERE subscriber_id = ? AND event_id = ? AND state = 'pending'",
+          live ? 'sending' : 'failed', at, key.subscriberId, key.eventId,
+        )).changes;
+        if (!live || claimed === 0) continue;
+        inFlight.set(host, (inFlight.get(host) ?? 0) + 1);
+        due.push({
+          ...key,
+          pageId: read.text('page_id'),
+          channel: read.oneOf('channel', ENDPOINT_CHANNELS),
+          url: read.text('endpoint_url'),
+          host,
+          signingSecret: read.textOrNull('signing_secret'),
+          contactEmail: read.textOrNull('contact_email'),
+          locale: read.textOrNull('locale'),
+          mail: read.text('mail'),
+          attempts: read.int('attempts') + 1,
+          queuedAt: read.time('created_at'),
+        });
+      }
+      return due;
+    });
+  }
+
+  /**
+   * Deliveries have failed for too long: the subscriber is paused (state 'bouncing', nothing more
+   * is sent; `paused_at` tells it from a bouncing address) and its waiting deliveries given up.
+   */
+  async pauseEndpoint(id: string, now: number): Promise<void> {
+    await this.transaction(async (tx) => {
+      await tx.run("UPDATE subscribers SET state = 'bouncing', paused_at = ? WHERE id = ?", t(now), id);
+      await tx.run("UPDATE outbox SET state = 'failed', updated_at = ? WHERE subscriber_id = ? AND state IN ('pending', 'sending')", t(now), id);
+    });
   }
 
   /**
@@ -329,9 +468,9 @@ export class SubscriberStore {
     return (await this.db.all('SELECT * FROM subscribers ORDER BY created_at, id')).map(subscriber);
   }
 
-  /** Subscribers whose id is `idOrEmail`, or whose address is (any page). */
+  /** Subscribers whose id is `idOrEmail`, or whose address (or webhook URL) is (any page). */
   async find(idOrEmail: string): Promise<Subscriber[]> {
-    return (await this.db.all('SELECT * FROM subscribers WHERE id = ? OR email_key = ? ORDER BY created_at, id', idOrEmail, idOrEmail.trim().toLowerCase())).map(subscriber);
+    return (await this.db.all('SELECT * FROM subscribers WHERE id = ? OR email_key = ? OR endpoint_url = ? ORDER BY created_at, id', idOrEmail, idOrEmail.trim().toLowerCase(), idOrEmail.trim())).map(subscriber);
   }
 
   async close(): Promise<void> {

@@ -23,6 +23,7 @@ describe('the metrics table', () => {
       'porchlight_subscription_mails_total',
       'porchlight_subscription_outbox',
       'porchlight_subscription_outbox_oldest_seconds',
+      'porchlight_subscription_webhooks_total',
       'porchlight_thread_memory_bytes',
       'porchlight_tls_gate_requests_total',
     ]);

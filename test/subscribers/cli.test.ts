@@ -30,13 +30,13 @@ describe('npm run subscribers', () => {
     expect(list.text).toContain('2 subscribers');
 
     const csv = (await run(['export'], path)).text.split('\r\n');
-    expect(csv[0]).toBe('id,page_id,email,state,components,created_at,locale');
+    expect(csv[0]).toBe('id,page_id,email,state,components,created_at,locale,channel,endpoint_host');
     // Ids are random: one that starts with '-' is guarded like any other formula-like field.
     const aliceId = /^[=+\-@]/.test(alice.id) ? `'${alice.id}` : alice.id;
-    expect(csv[1]).toBe(`"${aliceId}","page_1","alice@example.com","confirmed","m1","2023-11-14T22:13:20.000Z","pt-BR"`);
+    expect(csv[1]).toBe(`"${aliceId}","page_1","alice@example.com","confirmed","m1","2023-11-14T22:13:20.000Z","pt-BR","email",""`);
     expect(csv[2]).toContain(`"'=cmd@example.com"`);
     // No language kept: the page's default.
-    expect(csv[2]).toMatch(/,""$/);
+    expect(csv[2]).toMatch(/,"","email",""$/);
 
     expect(await run(['remove', 'ALICE@example.com'], path)).toEqual({ code: 0, text: 'removed 1 subscriber\n' });
     expect((await run(['remove', 'alice@example.com'], path)).code).toBe(1);
@@ -55,5 +55,25 @@ describe('npm run subscribers with DATABASE_URL', () => {
     let text = '';
     const code = await runCli(['list'], { DATABASE_URL: 'mysql://u:hunter2@h/x' }, (chunk) => (text += chunk));
     expect({ code, text }).toEqual({ code: 1, text: 'DATABASE_URL must be a postgres:// or postgresql:// URL (postgres://user:password@host:5432/database)\n' });
+  });
+
+  it('shows a webhook or chat subscriber as its channel and URL host only (never the URL\'s path or the secret), and removes it by URL', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pl-cli-'));
+    const path = join(dir, 's.db');
+    const store = await SubscriberStore.open(path);
+    const url = 'https://hooks.slack.com/services/T000/B000/SECRETPATH';
+    await store.subscribeEndpoint('page_1', { channel: 'slack', url, host: 'hooks.slack.com', signingSecret: null, contactEmail: null }, [], 1_700_000_000_000, null);
+    await store.subscribeEndpoint('page_1', { channel: 'webhook', url: 'https://ops.example/in/TOKEN', host: 'ops.example', signingSecret: 'whsec_c2VjcmV0', contactEmail: 'ops@example.com' }, [], 1_700_000_000_001, null);
+    await store.close();
+    const list = await run(['list'], path);
+    expect(list.text).toContain('slack hooks.slack.com');
+    expect(list.text).toContain('webhook ops.example (contact ops@example.com)');
+    const csv = (await run(['export'], path)).text;
+    for (const text of [list.text, csv]) {
+      expect(text).not.toContain('SECRETPATH');
+      expect(text).not.toContain('TOKEN');
+      expect(text).not.toContain('whsec_');
+    }
+    expect(await run(['remove', url], path)).toEqual({ code: 0, text: 'removed 1 subscriber\n' });
   });
 });

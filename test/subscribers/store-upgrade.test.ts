@@ -91,7 +91,7 @@ describe('a subscribers.db from before the storage floor', () => {
     newer.exec("INSERT INTO schema_migrations (version, description, applied_at) VALUES (9, 'from the future', '2027-01-01T00:00:00.000Z')");
     newer.close();
     await expect(SubscriberStore.open(path)).rejects.toThrow(StoreVersionError);
-    await expect(SubscriberStore.open(path)).rejects.toThrow(/^the subscribers database is at schema version 9, newer than this Porchlight knows \(3\)/);
+    await expect(SubscriberStore.open(path)).rejects.toThrow(/^the subscribers database is at schema version 9, newer than this Porchlight knows \(4\)/);
     const after = new DatabaseSync(path, { readOnly: true });
     expect(after.prepare('SELECT MAX(version) AS version FROM schema_migrations').get()).toEqual({ version: 9 });
     after.close();

@@ -222,11 +222,12 @@ describe('SubscriberStore languages (migration 2)', () => {
 
     const store = await SubscriberStore.open(path);
     const version = new DatabaseSync(path, { readOnly: true });
-    // Migrated to the newest version (3 moved times to ISO text), recorded where an older Porchlight looks too.
+    // Migrated to the newest version (3 moved times to ISO text, 4 added webhook and chat subscribers), recorded where an older Porchlight looks too.
     expect(version.prepare('PRAGMA user_version').get()).toEqual({ user_version: latestVersion(SUBSCRIBER_MIGRATIONS) });
-    expect(version.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((row) => row.version)).toEqual([1, 2, 3]);
+    expect(version.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((row) => row.version)).toEqual([1, 2, 3, 4]);
     version.close();
-    expect(await store.get('s1')).toMatchObject({ email: 'alice@example.com', state: 'confirmed', locale: null });
+    // Rows from before webhooks are e-mail subscribers.
+    expect(await store.get('s1')).toMatchObject({ email: 'alice@example.com', state: 'confirmed', locale: null, channel: 'email', endpointUrl: null, signingSecret: null });
     expect(await store.subscriberLocales('page_1')).toEqual([null]);
     expect(await store.claimDue(T0 + 1, 10)).toEqual([{ subscriberId: 's1', eventId: 1, email: 'alice@example.com', locale: null, mail: '{"subject":"Old mail"}', attempts: 1 }]);
     // New subscribers keep the language they asked in.
@@ -277,5 +278,56 @@ describe.runIf(DIALECTS.includes('postgres'))('SubscriberStore: two instances (t
     const rest = [...(await a.claimDue(T0, 100)), ...(await b.claimDue(T0, 100))].map((mail) => mail.subscriberId);
     expect([...claimed, ...rest].sort()).toEqual((await a.list()).map((s) => s.id).sort());
     expect((await b.stats()).outbox).toMatchObject({ sending: 40, pending: 0 });
+  });
+});
+
+describe('SubscriberStore webhook and chat subscribers (migration 4)', () => {
+  const hook = (url: string) => ({ channel: 'webhook' as const, url, host: new URL(url).hostname, signingSecret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0', contactEmail: null });
+
+  it('one subscription per page and URL; deliveries per subscriber go one at a time, oldest event first; mails and deliveries are claimed apart', async () => {
+    const store = await SubscriberStore.open(':memory:');
+    const id = (await store.subscribeEndpoint('page_1', hook('https://a.example/in'), [], T0, null))!;
+    expect(await store.subscribeEndpoint('page_1', hook('https://a.example/in'), [], T0, null)).toBeNull();
+    await store.confirmEndpoint(id, T0);
+    // One left pending (Porchlight stopped while its ping was out) goes with the other expired requests.
+    await store.subscribeEndpoint('page_1', hook('https://stale.example/in'), [], T0, null);
+    expect(await store.expirePending(T0 + 10 * 60_000)).toBe(1);
+    const mail = (await store.subscribe('page_1', alice, [], T0))!;
+    await store.confirm(mail.token, T0);
+    await store.recordEvent('page_1', 'e1', '{}', new Set(['m1']), T0);
+    await store.recordEvent('page_1', 'e2', '{}', new Set(['m1']), T0);
+    // A component change: webhooks only.
+    expect(await store.recordEvent('page_1', 'c1', '{}', new Set(['m1']), T0, ['webhook'])).toBe(1);
+    expect((await store.claimDue(T0 + 1, 10)).map((due) => due.eventId)).toEqual([1, 2]);
+    const first = await store.claimDueDeliveries(T0 + 1, 10, 2, new Map());
+    expect(first.map((due) => [due.eventId, due.host, due.attempts])).toEqual([[1, 'a.example', 1]]);
+    // While event 1 is out (or waiting to be retried), event 2 is not claimed.
+    expect(await store.claimDueDeliveries(T0 + 1, 10, 2, new Map())).toEqual([]);
+    await store.markRetry(first[0]!, T0 + 1_000, T0 + 1);
+    expect(await store.claimDueDeliveries(T0 + 2, 10, 2, new Map())).toEqual([]);
+    expect(await store.nextDue(true)).toBe(T0 + 1_000);
+    expect((await store.claimDueDeliveries(T0 + 1_000, 10, 2, new Map())).map((due) => [due.eventId, due.attempts])).toEqual([[1, 2]]);
+    await store.markSent({ subscriberId: id, eventId: 1 }, T0 + 1_001);
+    expect((await store.claimDueDeliveries(T0 + 1_001, 10, 2, new Map())).map((due) => due.eventId)).toEqual([2]);
+    await store.close();
+  });
+
+  it('bounds deliveries per host, counting those already out; a paused subscriber gets nothing more', async () => {
+    const store = await SubscriberStore.open(':memory:');
+    const ids: string[] = [];
+    for (const path of ['a', 'b', 'c']) {
+      const id = (await store.subscribeEndpoint('page_1', hook(`https://same.example/${path}`), [], T0, null))!;
+      await store.confirmEndpoint(id, T0);
+      ids.push(id);
+    }
+    await store.recordEvent('page_1', 'e1', '{}', new Set(['m1']), T0);
+    expect(await store.claimDueDeliveries(T0 + 1, 10, 2, new Map([['same.example', 1]]))).toHaveLength(1);
+    expect(await store.claimDueDeliveries(T0 + 1, 10, 2, new Map([['same.example', 2]]))).toHaveLength(0);
+    await store.pauseEndpoint(ids[2]!, T0 + 2);
+    expect(await store.claimDueDeliveries(T0 + 3, 10, 5, new Map())).toHaveLength(1);
+    expect((await store.get(ids[2]!))?.state).toBe('bouncing');
+    await store.recordEvent('page_1', 'e2', '{}', new Set(['m1']), T0 + 4);
+    expect((await store.stats()).outbox.pending).toBe(2);
+    await store.close();
   });
 });

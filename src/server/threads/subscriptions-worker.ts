@@ -24,6 +24,8 @@ export interface SubscriptionsWorkerData {
   retryBaseMs?: number;
   maxPerSecond: number;
   monitorDown: boolean;
+  /** SUBSCRIPTION_WEBHOOK_ALLOW_PRIVATE. */
+  webhookAllowPrivate?: boolean;
 }
 
 reportUnhandledRejections('subscriptions');
@@ -39,7 +41,7 @@ try {
   const mailbox = data.smtp === null && data.demoMailDir ? await (await import('../../subscribers/demo-mailbox.ts')).startDemoMailbox(data.demoMailDir) : null;
   const smtp: SmtpSettings = data.smtp ?? { host: '127.0.0.1', port: mailbox?.port ?? 25, secure: false, from: 'Porchlight demo <status@porchlight.localhost>' };
   const links = { ...data.links };
-  const running = await startSubscriptions({ database: store, smtp, links, languages: data.languages, maxPerSecond: data.maxPerSecond, monitorDown: data.monitorDown, ...(data.retryBaseMs !== undefined && { retryBaseMs: data.retryBaseMs }) });
+  const running = await startSubscriptions({ database: store, smtp, links, languages: data.languages, maxPerSecond: data.maxPerSecond, monitorDown: data.monitorDown, webhooks: { allowPrivate: data.webhookAllowPrivate ?? false }, ...(data.retryBaseMs !== undefined && { retryBaseMs: data.retryBaseMs }) });
   onMessages(
     async () => {
       stopMemoryAnswers();

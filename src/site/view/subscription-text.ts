@@ -97,6 +97,26 @@ function words(i18n: Translator) {
     detailsLink: t('subscribe.detailsLink'),
     footerWhy: (page: string) => t('subscribe.footerWhy', { page }),
     footerUnsubscribe: t('subscribe.footerUnsubscribe'),
+    // Webhook and chat subscriptions: the form's second part, its answers, a channel's first message.
+    channelConfirmedBody: (page: string) => t('subscribe.channelConfirmedBody', { page }),
+    webhookHeading: t('subscribe.webhookHeading'),
+    webhookIntro: t('subscribe.webhookIntro'),
+    webhookUrlLabel: t('subscribe.webhookUrlLabel'),
+    contactEmailLabel: t('subscribe.contactEmailLabel'),
+    webhookSubscribedTitle: t('subscribe.webhookSubscribedTitle'),
+    webhookSecretBody: t('subscribe.webhookSecretBody'),
+    channelSubscribedBody: t('subscribe.channelSubscribedBody'),
+    webhookProblemTitle: t('subscribe.webhookProblemTitle'),
+    webhookPausedBody: (page: string, host: string) => t('subscribe.webhookPausedBody', { page, host }),
+    webhookProblems: {
+      invalid: t('subscribe.webhookInvalid'),
+      notHttps: t('subscribe.webhookNotHttps'),
+      credentials: t('subscribe.webhookCredentials'),
+      refused: t('subscribe.webhookRefused'),
+      unresolvable: t('subscribe.webhookUnresolvable'),
+      exists: t('subscribe.webhookExists'),
+      unconfirmed: t('subscribe.webhookUnconfirmed'),
+    },
   };
 }
 
