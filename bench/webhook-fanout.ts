@@ -55,7 +55,7 @@ const slow = (await store.subscribeEndpoint('p1', { channel: 'webhook', url: han
 await store.confirmEndpoint(slow, now);
 await store.close();
 
-const service = await startSubscriptions({ databasePath: path, smtp: { host: '127.0.0.1', port: 9 }, links: { origin: 'https://status.example.com', configured: true }, webhooks: { allowPrivate: true } });
+const service = await startSubscriptions({ database: path, smtp: { host: '127.0.0.1', port: 9 }, links: { origin: 'https://status.example.com', configured: true }, webhooks: { allowPrivate: true } });
 announceSnapshot('loaded', snapshot({ incidents: [], fetchedAt: new Date() }));
 await new Promise((resolve) => setTimeout(resolve, 200));
 const started = performance.now();

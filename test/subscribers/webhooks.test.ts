@@ -75,7 +75,7 @@ async function start(webhooks: WebhookOptions): Promise<{ service: RunningSubscr
   dir = mkdtempSync(join(tmpdir(), 'pl-hooks-'));
   const path = join(dir, 's.db');
   const service = await startSubscriptions({
-    databasePath: path,
+    database: path,
     smtp: { host: '127.0.0.1', port: 9, secure: false },
     links: { origin: 'https://status.example.com', configured: true },
     webhooks: { retry: { baseMs: 100, maxMs: 400 }, ...webhooks },
