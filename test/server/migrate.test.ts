@@ -7,6 +7,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/lib/free-port.ts';
 import { runMigrate } from '../../src/server/migrate.ts';
 import { DIALECTS, useDialects } from '../support/postgres.ts';
+import { SUBSCRIBER_MIGRATIONS } from '../../src/subscribers/migrations.ts';
+import { latestVersion } from '../../src/store/migrations.ts';
+
+/** The subscribers' newest schema version, and every version up to it as rows. */
+const NEWEST = latestVersion(SUBSCRIBER_MIGRATIONS);
+const ALL_VERSIONS = SUBSCRIBER_MIGRATIONS.migrations.map((migration) => ({ version: migration.version }));
 
 const dir = mkdtempSync(join(tmpdir(), 'pl-migrate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,8 +44,8 @@ function migrateProcess(env: NodeJS.ProcessEnv): Promise<{ code: number | null; 
 
 describe('npm run migrate', () => {
   it('migrates the subscribers\' SQLite file alone, then finds it up to date', async () => {
-    expect(await run({})).toEqual({ code: 0, out: [`subscribers: schema version 0 → 3 (${join(dir, 'subscribers.db')})`], err: [] });
-    expect(await run({})).toEqual({ code: 0, out: [`subscribers: schema version 3, up to date (${join(dir, 'subscribers.db')})`], err: [] });
+    expect(await run({})).toEqual({ code: 0, out: [`subscribers: schema version 0 → ${NEWEST} (${join(dir, 'subscribers.db')})`], err: [] });
+    expect(await run({})).toEqual({ code: 0, out: [`subscribers: schema version ${NEWEST}, up to date (${join(dir, 'subscribers.db')})`], err: [] });
   });
 
   it('refuses a malformed DATABASE_URL in one line that does not repeat it, and writes nothing', async () => {
@@ -62,15 +68,15 @@ describe.runIf(DIALECTS.includes('postgres'))('npm run migrate on PostgreSQL', (
     expect([first.code, second.code, first.stderr, second.stderr]).toEqual([0, 0, '', '']);
     // Whether the second started before the first was done depends on the machine: either way it
     // succeeds (applying a migration twice would fail on its CREATE TABLE) and says where it stands.
-    for (const run of [first, second]) expect(run.stdout).toMatch(/^subscribers: schema version (0 → 3|3, up to date) \(PostgreSQL \(DATABASE_URL\)\)\n$/);
+    for (const run of [first, second]) expect(run.stdout).toMatch(new RegExp(`^subscribers: schema version (0 → ${NEWEST}|${NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\n$`));
     const sql = postgres(url, { max: 1, onnotice: () => undefined });
     try {
-      expect(await sql`SELECT version FROM subscribers.schema_migrations ORDER BY version`).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+      expect(await sql`SELECT version FROM subscribers.schema_migrations ORDER BY version`).toEqual(ALL_VERSIONS);
       // A newer Porchlight migrated this database: this one refuses it and writes nothing.
-      await sql`INSERT INTO subscribers.schema_migrations (version, description, applied_at) VALUES (4, 'from the future', now())`;
+      await sql`INSERT INTO subscribers.schema_migrations (version, description, applied_at) VALUES (${NEWEST + 1}, 'from the future', now())`;
       const refused = await migrateProcess({ DATABASE_URL: url });
-      expect([refused.code, refused.stdout, refused.stderr]).toEqual([1, '', 'porchlight migrate: the subscribers database is at schema version 4, newer than this Porchlight knows (3): run the newer Porchlight, or restore a backup made with this one\n']);
-      expect((await sql`SELECT COUNT(*)::int AS n FROM subscribers.schema_migrations`)[0]).toEqual({ n: 4 });
+      expect([refused.code, refused.stdout, refused.stderr]).toEqual([1, '', `porchlight migrate: the subscribers database is at schema version ${NEWEST + 1}, newer than this Porchlight knows (${NEWEST}): run the newer Porchlight, or restore a backup made with this one\n`]);
+      expect((await sql`SELECT COUNT(*)::int AS n FROM subscribers.schema_migrations`)[0]).toEqual({ n: NEWEST + 1 });
     } finally {
       await sql.end({ timeout: 5 });
     }

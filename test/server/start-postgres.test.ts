@@ -14,6 +14,10 @@ import { startPorchlightThread } from '../../src/server/threads/porchlight-threa
 import type { SubscriptionsWorkerData } from '../../src/server/threads/subscriptions-worker.ts';
 import { DEFAULT_LANGUAGE_SETTINGS } from '../../src/site/i18n/settings.ts';
 import { DIALECTS, useDialects } from '../support/postgres.ts';
+import { SUBSCRIBER_MIGRATIONS } from '../../src/subscribers/migrations.ts';
+import { latestVersion } from '../../src/store/migrations.ts';
+
+const NEWEST = latestVersion(SUBSCRIBER_MIGRATIONS);
 
 const dir = mkdtempSync(join(tmpdir(), 'pl-start-pg-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -83,7 +87,7 @@ describe.runIf(DIALECTS.includes('postgres'))('the subscriptions thread on Postg
       expect(thread.ready.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const sql = postgres(url, { max: 1, onnotice: () => undefined });
       try {
-        expect(await sql`SELECT version FROM subscribers.schema_migrations ORDER BY version`).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+        expect(await sql`SELECT version FROM subscribers.schema_migrations ORDER BY version`).toEqual(SUBSCRIBER_MIGRATIONS.migrations.map((migration) => ({ version: migration.version })));
         expect(await sql`SELECT COUNT(*)::int AS n FROM subscribers.meta WHERE key = 'manage-key'`).toEqual([{ n: 1 }]);
       } finally {
         await sql.end({ timeout: 5 });
@@ -110,7 +114,7 @@ describe.runIf(DIALECTS.includes('postgres'))('the subscriptions thread on Postg
       await sql.unsafe("CREATE SCHEMA subscribers; CREATE TABLE subscribers.schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL); INSERT INTO subscribers.schema_migrations VALUES (9, 'from the future', now())");
       const folder = join(dir, 'newer');
       const result = await start({ PORT: String(await freePort()), API_PORT: String(await freePort()), DATABASE_URL: url }, folder);
-      expect(refusedWith(result, folder)).toBe('porchlight: the subscribers database is at schema version 9, newer than this Porchlight knows (3): run the newer Porchlight, or restore a backup made with this one');
+      expect(refusedWith(result, folder)).toBe(`porchlight: the subscribers database is at schema version 9, newer than this Porchlight knows (${NEWEST}): run the newer Porchlight, or restore a backup made with this one`);
       expect(await sql`SELECT version FROM subscribers.schema_migrations`).toEqual([{ version: 9 }]);
     } finally {
       await sql.end({ timeout: 5 });
