@@ -163,3 +163,40 @@ test('1,000 requests for unknown slugs read the pages list at most once per 10 s
     await site.stop();
   }
 });
+
+test('over plain HTTP, a custom domain added a moment ago is served on its first visit; unknown Hosts read the pages list at most once per 10 s', async () => {
+  test.setTimeout(120_000);
+  const port = await freePort();
+  // The main host is known, so any other Host is a name the data may not hold yet; no push, and
+  // a freshness of five minutes: only the unknown names' ask reads the pages list meanwhile.
+  const site = await startPorchlightProcess({ STATUS_API_URL: proxy.url, STATUS_API_KEY: host.apiKey, PORT: String(port), SITE_PUBLIC_URL: `http://127.0.0.1:${port}`, PUSH_UPDATES: 'false', CACHE_FRESH_SECONDS: '300' });
+  const monitorId = (await demoPage(api)).monitors[0]!.monitorId;
+  let id: string | null = null;
+  const pool = new Pool(site.siteUrl, { connections: 10 });
+  try {
+    await expect.poll(async () => (await getFrom(site.siteUrl, '/acme/')).status, { timeout: 10_000 }).toBe(200);
+    id = (await api.statusPages.create({ name: 'Plain HTTP domain page', slug: 'plain-http-domain', customDomain: 'plain.example.test', isPublic: true, monitors: [{ monitorId }] })).id;
+    const first = await getFrom(site.siteUrl, '/', 'plain.example.test');
+    expect(first.status).toBe(200);
+    expect(first.body).toContain('Plain HTTP domain page');
+
+    // Names that are nobody's domain are answered as the main host, and ask at most once per 10 s in all.
+    const from = proxy.log.length;
+    const started = performance.now();
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, async (_, index) => {
+        const answer = await pool.request({ method: 'GET', path: '/', headers: { host: `made-up-${index}.example.test` } });
+        await answer.body.dump();
+        return answer.statusCode;
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const reads = proxy.log.slice(from).filter((entry) => PAGES_LIST.test(entry.request)).length;
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    expect(reads).toBeLessThanOrEqual(Math.floor(seconds / 10) + 1);
+  } finally {
+    await pool.close();
+    if (id) await api.statusPages.delete(id).catch(() => undefined);
+    await site.stop();
+  }
+});

@@ -223,14 +223,27 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     const checked = checkHost(gated.host);
     if (checked === null) return plain(response, 400, 'Bad Request: the Host header must be a host name with an optional port.\n');
     const host = mainHost.answeredAs(checked);
-    if (subscriptions) {
-      subscriptions.handle(request, response, host.host, gated.path).catch((error: unknown) => fail(request, response, error));
+    // A Host answered as the main host may be a custom domain added a moment ago: asked about
+    // once (the TLS gate's ask, one pages read per 10 s for all unknown names), then answered.
+    const asking = host.name === checked.name ? null : (options.tlsGate?.askAbout(checked.name) ?? null);
+    if (asking) {
+      asking.then(() => {
+        if (!response.destroyed) answerAs(request, response, mainHost.answeredAs(checked), gated.path, subscriptions);
+      }, () => undefined);
       return;
     }
-    const target = options.freshMs > 0 ? cacheTarget(gated.path, host) : null;
+    answerAs(request, response, host, gated.path, subscriptions);
+  }
+
+  function answerAs(request: IncomingMessage, response: ServerResponse, host: CheckedHost, path: string, subscriptions: SubscriptionRelay | null): void {
+    if (subscriptions) {
+      subscriptions.handle(request, response, host.host, path).catch((error: unknown) => fail(request, response, error));
+      return;
+    }
+    const target = options.freshMs > 0 ? cacheTarget(path, host) : null;
     const fresh = serveFresh(request, response, target);
     if (fresh === 'served') return;
-    handleSlowly(request, response, host, gated.path, target, fresh === 'outdated').catch((error: unknown) => fail(request, response, error));
+    handleSlowly(request, response, host, path, target, fresh === 'outdated').catch((error: unknown) => fail(request, response, error));
   }
 
   return {

@@ -31,6 +31,13 @@ export interface TlsGate {
   /** Whether the request is for the gate (any query, any method). */
   matches(url: string): boolean;
   handle(request: IncomingMessage, response: ServerResponse): void;
+  /**
+   * The one ask about a name the site's data does not hold (shared with unknown slugs, one pages
+   * read per 10 s for all): resolves at the site's next announcement or after the wait. Null when
+   * the name is known, cannot be a page's custom domain, was asked about in the last 10 s, or past
+   * the bound of waiting asks. The front asks it for a plain-HTTP Host it would answer as the main host.
+   */
+  askAbout(name: string): Promise<void> | null;
   readonly counts: TlsGateCounts;
   close(): void;
 }
@@ -61,6 +68,15 @@ const ANSWERS: Record<TlsDecision | 'method', { status: number; body: string; he
 };
 
 const MAX_WAITING = 256;
+/** A name asked about stays unknown for this long without another ask (the site reads at most this often for them anyway). */
+const ASKED_AGAIN_AFTER_MS = 10_000;
+const MAX_REMEMBERED = 1_024;
+
+/** A name that could be a page's custom domain: dotted, with a top-level label that is not a number (no IP literals). */
+export function mayBeCustomDomain(name: string): boolean {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && !/^\d+$/.test(name.slice(dot + 1));
+}
 
 export function createTlsGate(options: TlsGateOptions): TlsGate {
   const maxWaitMs = options.maxWaitMs ?? 2_000;
@@ -99,6 +115,21 @@ export function createTlsGate(options: TlsGateOptions): TlsGate {
   function askedAgain(request: IncomingMessage): Promise<void> | null {
     if (request.method !== 'GET' && request.method !== 'HEAD') return null;
     if (decisionFor(request) !== 'refused' || waiters.length >= MAX_WAITING) return null;
+    return ask();
+  }
+
+  /** Names asked about from the front lately, with when they may be asked about again. */
+  const askedLately = new Map<string, number>();
+  function askAbout(name: string): Promise<void> | null {
+    if (!mayBeCustomDomain(name) || decideName(name, current(), options.publicHostName) !== 'refused' || waiters.length >= MAX_WAITING) return null;
+    const at = (options.now ?? Date.now)();
+    if ((askedLately.get(name) ?? 0) > at) return null;
+    if (askedLately.size >= MAX_REMEMBERED) askedLately.clear();
+    askedLately.set(name, at + ASKED_AGAIN_AFTER_MS);
+    return ask();
+  }
+
+  function ask(): Promise<void> {
     // One ask in flight at a time: the refusals meanwhile wait for its answer.
     if (!asked) {
       asked = true;
@@ -151,6 +182,7 @@ export function createTlsGate(options: TlsGateOptions): TlsGate {
   return {
     matches: (url) => url === TLS_GATE_PATH || url.startsWith(`${TLS_GATE_PATH}?`),
     handle,
+    askAbout,
     counts,
     close: () => {
       domains.close();

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusPage } from '../../../src/contract/index.ts';
 import { announceCustomDomains, followCustomDomains } from '../../../src/site/data/custom-domains.ts';
-import { createTlsGate, decideTls, type TlsGate } from '../../../src/server/front/tls-gate.ts';
+import { createTlsGate, decideTls, mayBeCustomDomain, type TlsGate } from '../../../src/server/front/tls-gate.ts';
 
 let server: Server;
 let origin: string;
@@ -180,5 +180,49 @@ describe('names the gate does not know', () => {
     const answers = await Promise.all([ask('?domain=status.acme.test'), ask('?domain=other.test'), ask('?domain=other.test')]);
     expect(answers.map((answer) => answer.status)).toEqual([200, 404, 404]);
     expect(asks).toBe(1);
+  });
+
+  it('are asked about by the front the same way: once per name per 10 s, never for a known name, the main host or an address', async () => {
+    let names = new Set(['status.acme.test']);
+    let announce: () => void = () => undefined;
+    let asks = 0;
+    let clock = 1_000_000;
+    gate = createTlsGate({
+      publicHostName: 'status.example.com',
+      maxWaitMs: 5_000,
+      now: () => clock,
+      domains: (onAnnounce) => {
+        announce = onAnnounce;
+        return { current: () => names, close: () => undefined };
+      },
+      askForFreshData: () => {
+        asks += 1;
+        setTimeout(() => {
+          names = new Set(['status.acme.test', 'new.acme.test']);
+          announce();
+        }, 50);
+      },
+    });
+    announce();
+    for (const name of ['status.acme.test', 'status.example.com', '127.0.0.1', 'localhost']) expect(gate.askAbout(name), name).toBeNull();
+    const waiting = gate.askAbout('new.acme.test');
+    expect(waiting).not.toBeNull();
+    await waiting;
+    expect(asks).toBe(1);
+    // Now known: no ask. Another unknown name asks once, and not again within 10 s.
+    expect(gate.askAbout('new.acme.test')).toBeNull();
+    await gate.askAbout('alias.example.org');
+    expect(gate.askAbout('alias.example.org')).toBeNull();
+    expect(asks).toBe(2);
+    clock += 10_001;
+    expect(gate.askAbout('alias.example.org')).not.toBeNull();
+    expect(asks).toBe(3);
+  });
+});
+
+describe('mayBeCustomDomain', () => {
+  it('takes dotted names and leaves out IP literals and single labels', () => {
+    expect(['status.acme.test', 'a.b', 'xn--bcher-kva.example'].map(mayBeCustomDomain)).toEqual([true, true, true]);
+    expect(['127.0.0.1', '10.0.0.5', 'localhost', '[::1]', ''].map(mayBeCustomDomain)).toEqual([false, false, false, false, false]);
   });
 });
