@@ -161,6 +161,26 @@ test.describe('re-exporting after changes', () => {
   });
 });
 
+test.describe('a page that stops being public', () => {
+  test('leaves the export: every file of it, in both trees, is removed; public again, it is back', async () => {
+    test.setTimeout(90_000);
+    await api.statusPages.update(acme.id, { isPublic: false });
+    try {
+      const { removed, before } = await reexport();
+      const ofAcme = [...before.keys()].filter((file) => file.startsWith('acme/') || file.startsWith(`${DOMAIN_TREE}/`)).sort();
+      expect(ofAcme.length).toBeGreaterThan(0);
+      expect(removed).toEqual(expect.arrayContaining(ofAcme));
+      await expect(stat(path.join(out, 'acme'))).rejects.toThrow();
+      await expect(stat(path.join(out, DOMAIN_TREE))).rejects.toThrow();
+    } finally {
+      await api.statusPages.update(acme.id, { isPublic: true });
+    }
+    const back = await reexport();
+    expect(back.after.has('acme/index.html')).toBe(true);
+    expect(back.after.has(`${DOMAIN_TREE}/index.html`)).toBe(true);
+  });
+});
+
 test.describe('errors at the start', () => {
   async function expectOneLineFailure(args: string[], apiAccess: ApiAccess | null, message: RegExp, code = 1) {
     const before = await fingerprint(out);
