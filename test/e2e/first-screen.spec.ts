@@ -37,6 +37,29 @@ for (const width of [375, 1280]) {
   });
 }
 
+for (const width of [375, 1280]) {
+  test(`with its script the demo page does not shift at ${width} px: the refresh line's place is held, local times fit their lines`, async ({ browser, baseURL }) => {
+    // A zone far from UTC and a clock: every time is rewritten, most with "(… ago)" after it.
+    const context = await browser.newContext({ viewport: { width, height: 800 }, baseURL, timezoneId: 'Pacific/Kiritimati', locale: 'en-GB' });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    let total = 0;
+    cdp.on('PerformanceTimeline.timelineEventAdded', ({ event }) => {
+      const shift = event.layoutShiftDetails;
+      if (shift && !shift.hadRecentInput) total += shift.value;
+    });
+    await cdp.send('PerformanceTimeline.enable', { eventTypes: ['layout-shift'] });
+    await page.goto('/acme');
+    await expect(page.locator('.pl-refresh__toggle')).toBeVisible();
+    // The times are rewritten after the first frame.
+    await expect(page.locator('main time').first()).toHaveText(/GMT\+14|LINT/);
+    await page.waitForTimeout(500);
+    await cdp.detach();
+    expect(total).toBe(0);
+    await context.close();
+  });
+}
+
 test('monitors after the fifth are skipped until scrolled near, then drawn in full; the first five never are', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('/acme');
@@ -52,6 +75,16 @@ test('monitors after the fifth are skipped until scrolled near, then drawn in fu
   await expect.poll(() => drawn(-1)).toBe(true);
   // A keyboard user reaches its bar as before.
   await expect(last.locator('a.pl-uptime__bar')).toBeVisible();
+});
+
+test('the footer is skipped until scrolled near, and stays in the document', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/acme');
+  const drawn = () => page.locator('.pl-footer__inner').evaluate((element) => element.checkVisibility({ contentVisibilityAuto: true }));
+  expect(await drawn()).toBe(false);
+  await expect(page.locator('.pl-footer__meta')).toHaveCount(1);
+  await page.locator('.pl-footer').scrollIntoViewIfNeeded();
+  await expect.poll(drawn).toBe(true);
 });
 
 test('each template carries its own stylesheet, allowed by the CSP: the status page has no widget or history rules', async ({ page, baseURL }) => {

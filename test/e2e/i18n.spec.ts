@@ -129,6 +129,10 @@ test.describe('every shipped language of the demo page', () => {
 
     test('the switcher changes language by plain links, and times stay in the page zone, labelled', async ({ page }) => {
       await page.goto('/acme/');
+      // Folded under the current language's name, the other names are not laid out until opened.
+      await expect(page.locator('.pl-languages summary')).toHaveText('English');
+      await expect(page.locator('.pl-languages a[hreflang="de"]')).toBeHidden();
+      await page.locator('.pl-languages summary').click();
       await page.locator('.pl-languages a[hreflang="de"]').click();
       await expect(page).toHaveURL(/\/acme\/de\/$/);
       await expect(page.locator('html')).toHaveAttribute('lang', 'de');

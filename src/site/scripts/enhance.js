@@ -5,26 +5,44 @@
   // data-intl: the locale the page's dates are written in (e.g. en-GB for lang="en").
   const lang = root.dataset.intl || root.lang || 'en-GB';
   // Times in the visitor's zone (the page's words stay in title), and "x ago" from the
-  // visitor's clock: the HTML may be hours old (CDN, static export).
-  const local = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
-  const words = new Intl.RelativeTimeFormat(lang);
-  // As format-date.ts: largest whole unit, floored.
-  const units = [['year', 31536e6], ['month', 2592e6], ['day', 864e5], ['hour', 36e5], ['minute', 6e4]];
-  const ago = (ms) => {
-    const diff = ms - Date.now();
-    const unit = units.find((u) => Math.abs(diff) >= u[1]);
-    return unit ? words.format(Math.trunc(diff / unit[1]), unit[0]) : new Intl.RelativeTimeFormat(lang, { numeric: 'auto' }).format(0, 'second');
+  // visitor's clock: the HTML may be hours old (CDN, static export). After the first frame: the
+  // browser's first date formatter loads its locale data (15-25 ms, 4x that on a slow phone),
+  // which must not hold back the status (issue 34). A rewrite that would make a line on or above
+  // the screen taller (and move what follows) is undone and offered as the time's title instead.
+  const localize = () => {
+    const local = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+    const words = new Intl.RelativeTimeFormat(lang);
+    // As format-date.ts: largest whole unit, floored.
+    const units = [['year', 31536e6], ['month', 2592e6], ['day', 864e5], ['hour', 36e5], ['minute', 6e4]];
+    const ago = (ms) => {
+      const diff = ms - Date.now();
+      const unit = units.find((u) => Math.abs(diff) >= u[1]);
+      return unit ? words.format(Math.trunc(diff / unit[1]), unit[0]) : new Intl.RelativeTimeFormat(lang, { numeric: 'auto' }).format(0, 'second');
+    };
+    const box = (time) => time.parentNode.closest('p,li,div,dd,td');
+    const height = (time) => box(time).getBoundingClientRect().height;
+    const times = [...doc.querySelectorAll('time[data-local]')].filter((time) => !Number.isNaN(Date.parse(time.dateTime)) && box(time));
+    // One layout to read, one to write, one to check.
+    const seen = times.map((time) => box(time).getBoundingClientRect().top < innerHeight && height(time));
+    const was = times.map((time) => time.textContent);
+    times.forEach((time) => {
+      const ms = Date.parse(time.dateTime);
+      time.textContent = local.format(ms);
+      if (!time.hasAttribute('data-relative')) return;
+      const note = doc.createElement('span');
+      note.className = 'pl-time__relative';
+      note.textContent = ` (${ago(ms)})`;
+      time.after(note);
+    });
+    const grown = times.filter((time, i) => seen[i] !== false && height(time) !== seen[i]);
+    for (const time of grown) {
+      const note = time.hasAttribute('data-relative') && time.nextSibling;
+      time.title = time.textContent + (note ? note.textContent : '');
+      if (note) note.remove();
+      time.textContent = was[times.indexOf(time)];
+    }
   };
-  for (const time of doc.querySelectorAll('time[data-local]')) {
-    const ms = Date.parse(time.dateTime);
-    if (Number.isNaN(ms)) continue;
-    time.textContent = local.format(ms);
-    if (!time.hasAttribute('data-relative')) continue;
-    const note = doc.createElement('span');
-    note.className = 'pl-time__relative';
-    note.textContent = ` (${ago(ms)})`;
-    time.after(note);
-  }
+  requestAnimationFrame(() => setTimeout(localize));
   // The browser's language may only suggest another language of the page (a switcher link).
   const base = (code) => code.toLowerCase().split('-')[0];
   const links = [...doc.querySelectorAll('a[hreflang]')];

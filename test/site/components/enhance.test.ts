@@ -46,27 +46,59 @@ interface FakeElement {
   listeners: Record<string, () => void>;
   setAttribute(name: string, value: string): void;
   addEventListener(type: string, listener: () => void): void;
+  remove(): void;
+}
+
+/** A line of text as wide as `room` characters: one line (20 px) while its text fits, two after. */
+interface FakeBox {
+  top: number;
+  room: number;
+  time: FakeTime | null;
+  getBoundingClientRect(): { top: number; height: number };
 }
 
 interface FakeTime {
   dateTime: string;
   textContent: string;
+  title: string;
   relative: boolean;
   /** What the script put right after the element. */
   next: FakeElement | null;
+  readonly nextSibling: FakeElement | null;
+  parentNode: { closest(selector: string): FakeBox };
   hasAttribute(name: string): boolean;
   after(node: FakeElement): void;
 }
 
-function fakeTime(dateTime: string, textContent: string, relative = false): FakeTime {
-  return {
+const LINE_PX = 20;
+const SCREEN_PX = 800;
+
+function fakeTime(dateTime: string, textContent: string, relative = false, line: { top?: number; room?: number } = {}): FakeTime {
+  const box: FakeBox = {
+    top: line.top ?? 100,
+    room: line.room ?? 200,
+    time: null,
+    getBoundingClientRect() {
+      const text = (this.time?.textContent ?? '') + (this.time?.next?.textContent ?? '');
+      return { top: this.top, height: text.length > this.room ? 2 * LINE_PX : LINE_PX };
+    },
+  };
+  const time: FakeTime = {
     dateTime,
     textContent,
+    title: 'page words',
     relative,
     next: null,
+    get nextSibling() { return this.next; },
+    parentNode: { closest: () => box },
     hasAttribute(name) { return name === 'data-relative' && this.relative; },
-    after(node) { this.next = node; },
+    after(node) {
+      this.next = node;
+      node.remove = () => { if (this.next === node) this.next = null; };
+    },
   };
+  box.time = time;
+  return time;
 }
 
 /** Runs enhance.js against a minimal fake document; timers are vitest's fake ones. */
@@ -80,6 +112,7 @@ function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map
   let openDetails = false;
   let focusInBar = false;
   let reloads = 0;
+  const frames: (() => void)[] = [];
   const doc = {
     visibilityState: options.visible === false ? 'hidden' : 'visible',
     documentElement: { dataset: options.refresh === undefined ? {} : { refresh: options.refresh } },
@@ -99,6 +132,7 @@ function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map
       listeners: {},
       setAttribute(name, value) { this.attributes[name] = value; },
       addEventListener(type, listener) { this.listeners[type] = listener; },
+      remove() {},
     }),
     addEventListener: (type: string, listener: () => void) => { documentListeners[type] = listener; },
   };
@@ -111,6 +145,8 @@ function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map
       removeItem: (key: string) => storage.delete(key),
     },
     performance: { now: () => Date.now() },
+    requestAnimationFrame: (callback: () => void) => frames.push(callback),
+    innerHeight: SCREEN_PX,
     setTimeout,
     clearTimeout,
     Intl,
@@ -129,6 +165,11 @@ function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map
       doc.visibilityState = visible ? 'visible' : 'hidden';
       documentListeners.visibilitychange?.();
     },
+    /** The first frame is drawn, then the task after it runs. */
+    afterFirstFrame() {
+      frames.splice(0).forEach((callback) => callback());
+      vi.advanceTimersByTime(0);
+    },
     openDetails(open: boolean) { openDetails = open; },
     focusBar(focused: boolean) { focusInBar = focused; },
   };
@@ -141,10 +182,26 @@ describe('enhance.js behaviour', () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it('rewrites valid <time data-local> text into the local zone (UTC here) and leaves invalid ones', () => {
+  it('rewrites valid <time data-local> text into the local zone (UTC here) after the first frame, and leaves invalid ones', () => {
     const page = runEnhance({});
+    // The first frame shows the page's own words: no date formatter runs before it.
+    expect(page.times[0]?.textContent).toBe('server words');
+    page.afterFirstFrame();
     expect(page.times[0]?.textContent).toBe('22 Nov 2026, 14:05 UTC');
     expect(page.times[1]?.textContent).toBe('left alone');
+  });
+
+  it('keeps the page\'s words on a line on the screen that the rewrite would make taller, and offers the local time as its title', () => {
+    const narrow = fakeTime('2026-11-22T13:05:00.000Z', '22 Nov 2026, 13:05 UTC', true, { top: 300, room: 30 });
+    const roomy = fakeTime('2026-11-22T13:05:00.000Z', '22 Nov 2026, 13:05 UTC', true, { top: 400, room: 60 });
+    const below = fakeTime('2026-11-22T13:05:00.000Z', '22 Nov 2026, 13:05 UTC', true, { top: SCREEN_PX + 100, room: 30 });
+    const page = runEnhance({ times: [narrow, roomy, below] });
+    page.afterFirstFrame();
+    expect(narrow).toMatchObject({ textContent: '22 Nov 2026, 13:05 UTC', next: null, title: '22 Nov 2026, 13:05 UTC (1 hour ago)' });
+    expect(roomy).toMatchObject({ textContent: '22 Nov 2026, 13:05 UTC', title: 'page words' });
+    expect(roomy.next?.textContent).toBe(' (1 hour ago)');
+    // Below the screen a taller line moves nothing the visitor sees.
+    expect(below.next?.textContent).toBe(' (1 hour ago)');
   });
 
   it('adds relative words after <time data-relative> only, from the visitor\'s clock, as format-date.ts words them', () => {
@@ -152,6 +209,7 @@ describe('enhance.js behaviour', () => {
     const offsets = [0, -30_000, 30_000, -60_000, -5 * 60_000, 59 * 60_000, -3_600_000, -23 * 3_600_000, 3 * 86_400_000, -29 * 86_400_000, -45 * 86_400_000, -400 * 86_400_000, 800 * 86_400_000];
     const times = offsets.map((offset) => fakeTime(new Date(now + offset).toISOString(), 'x', true));
     const page = runEnhance({ times: [...times, fakeTime('2026-11-22T13:00:00.000Z', 'y')] });
+    page.afterFirstFrame();
     expect(times.map((time) => time.next?.textContent)).toEqual(offsets.map((offset) => ` (${formatRelative(now + offset, new Date(now))})`));
     expect(times[4]?.next).toMatchObject({ className: 'pl-time__relative', textContent: ' (5 minutes ago)' });
     expect(page.times.at(-1)?.next).toBeNull();
