@@ -107,7 +107,7 @@ describe.each(DIALECTS)('SubscriberStore on %s', (dialect) => {
     expect((await store.stats()).outbox.pending).toBe(3);
   });
 
-  it('claims each mail once; retries wait; a crash leaves claimed mails unsent, never twice', async () => {
+  it('claims each mail once; retries wait; a crash leaves a mail handed over unsent after its lease, never twice', async () => {
     const place = reopenable(dialect);
     const store = await open(place);
     await confirmed(store, alice);
@@ -115,17 +115,20 @@ describe.each(DIALECTS)('SubscriberStore on %s', (dialect) => {
     await store.recordEvent('page_1', 'e1', '{}', new Set(['m']), T0);
     const [first, second] = await store.claimDue(T0, 10);
     expect(await store.claimDue(T0, 10)).toEqual([]);
-    await store.markSent(first!, T0);
+    expect(await store.markStarted(first!, T0)).toBe(true);
+    expect(await store.markSent(first!, T0)).toBe(true);
     await store.markRetry(second!, T0 + 60_000, T0);
     expect(await store.claimDue(T0 + 59_999, 10)).toEqual([]);
     expect(await store.nextDue()).toBe(T0 + 60_000);
     const again = await store.claimDue(T0 + 60_000, 10);
     expect(again).toHaveLength(1);
     expect(again[0]!.attempts).toBe(2);
+    await store.markStarted(again[0]!, T0 + 60_000);
     await store.close();
-    // The process dies while `again` is with SMTP.
+    // The process dies while `again` is with SMTP; its lease (60 s from the start) is over at T0 + 120 s.
     const restarted = await open(place);
-    expect(await restarted.recoverInFlight(T0)).toBe(1);
+    expect(await restarted.reclaimExpired(T0 + 119_999)).toEqual({ requeued: 0, inDoubt: 0 });
+    expect(await restarted.reclaimExpired(T0 + 120_001)).toEqual({ requeued: 0, inDoubt: 1 });
     expect(await restarted.claimDue(T0 + 3_600_000, 10)).toEqual([]);
     expect((await restarted.stats()).outbox).toMatchObject({ sent: 1, unknown: 1, pending: 0, sending: 0 });
     await restarted.close();
