@@ -69,6 +69,10 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
           });
         },
       });
+      // A client that dies mid-session (a sender killed with SIGKILL) resets its connection: not the sink's failure.
+      server.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') throw error;
+      });
       await new Promise<void>((resolve, reject_) => {
         server!.once('error', reject_);
         server!.listen(sink.port, '127.0.0.1', () => resolve());
