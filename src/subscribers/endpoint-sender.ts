@@ -112,6 +112,8 @@ export class EndpointSender {
       this.counts.failed += 1;
       return;
     }
+    // From here a crash leaves it in doubt; a claim no longer ours (lease over, settled by another process) is not sent.
+    if (!(await this.store.markStarted(due, this.now()))) return;
     const answer: Answer = await this.send({ url: due.url, ...request });
     const now = this.now();
     const decision = decide(answer, due.attempts, due.queuedAt, now, this.options.retry);

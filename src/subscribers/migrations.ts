@@ -3,7 +3,9 @@
  * (src/store/migrations.ts), which records them in `schema_migrations`. Append new entries, never
  * edit applied ones. Versions 1 and 2 kept times as epoch milliseconds; version 3 moved them to
  * the floor's one representation (ISO-8601 UTC text, src/store/time.ts). Version 4 adds webhook
- * and chat subscribers (columns only: portable ALTER TABLE … ADD COLUMN).
+ * and chat subscribers (columns only: portable ALTER TABLE … ADD COLUMN). Version 5 gives each
+ * claim of an outbox row a lease (claimed_by, lease_until, started_at), so several processes
+ * share one outbox (see store.ts claimDue and reclaimExpired).
  *
  * Each migration has a script per dialect (see src/store/migrations.ts). PostgreSQL has no files
  * from before version 3, so its version 1 already keeps times as `timestamptz` (read back as the
@@ -240,6 +242,33 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE subscribers ADD COLUMN contact_email TEXT;
       ALTER TABLE subscribers ADD COLUMN paused_at TIMESTAMPTZ;
       CREATE INDEX subscribers_endpoint_host ON subscribers (endpoint_host);
+    `,
+    },
+  },
+  {
+    version: 5,
+    description: 'outbox claims with a lease',
+    scripts: {
+      sqlite: `
+      -- Who holds a 'sending' row: a random id per open store (one per process), set by the claim.
+      -- Its result is recorded only WHERE claimed_by is still that id (fencing).
+      ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+      -- Until when the claim holds; the holder renews it while it sends. Past it, any process
+      -- settles the row (reclaimExpired).
+      ALTER TABLE outbox ADD COLUMN lease_until TEXT;
+      -- Set just before the mail (or request) is handed over; NULL: never left, safe to send again.
+      ALTER TABLE outbox ADD COLUMN started_at TEXT;
+      -- Rows left 'sending' by a Porchlight from before leases were handed over when claimed:
+      -- started, and their lease long over (they become 'unknown', as they always did).
+      UPDATE outbox SET started_at = updated_at, lease_until = updated_at WHERE state = 'sending';
+      CREATE INDEX outbox_leases ON outbox (state, lease_until);
+    `,
+      postgres: `
+      ALTER TABLE outbox ADD COLUMN claimed_by text;
+      ALTER TABLE outbox ADD COLUMN lease_until timestamptz;
+      ALTER TABLE outbox ADD COLUMN started_at timestamptz;
+      UPDATE outbox SET started_at = updated_at, lease_until = updated_at WHERE state = 'sending';
+      CREATE INDEX outbox_leases ON outbox (state, lease_until);
     `,
     },
   },

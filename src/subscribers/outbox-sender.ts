@@ -1,7 +1,10 @@
 /**
  * Drains the durable outbox with bounded concurrency, off every request's path. A mail is claimed
- * (`sending`) only right before it is handed to SMTP, so a crash can leave at most `concurrency`
- * mails in doubt, and those are never sent again (store.recoverInFlight). SMTP unreachable:
+ * (`sending`, with a lease: store.claimDue) only right before it is handed to SMTP, and marked
+ * started (store.markStarted) just before, so a crash can leave at most `concurrency` mails in
+ * doubt, and those are never sent again (store.reclaimExpired, once their lease is over); a claim
+ * lost meanwhile (this process stalled past its lease) is not sent, and a result recorded after
+ * losing it changes nothing. SMTP unreachable:
  * the whole sender pauses with a growing delay and the mails wait; a 4xx: that mail waits with
  * its own backoff; a 5xx to RCPT TO: that mail is given up and counts towards the address bouncing.
  */
@@ -154,6 +157,8 @@ export class OutboxSender {
       return;
     }
     const manageUrl = this.options.manageUrl(stored.manageBase, due.subscriberId, stored.locale ?? 'en');
+    // From here a crash leaves it in doubt; a claim no longer ours (lease over, settled by another process) is not sent.
+    if (!(await this.store.markStarted(due, this.now()))) return;
     const result = await this.transport.send({ to: due.email, mail: finishMail(stored, manageUrl), unsubscribeUrl: manageUrl, messageId: this.options.messageId(due) });
     const now = this.now();
     if (result.outcome === 'sent') {

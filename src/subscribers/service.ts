@@ -14,6 +14,7 @@ import { createLogger, reasonOf } from '../logging/logger.ts';
 import { EventFeed } from './event-feed.ts';
 import { confirmationMail } from './mail-view.ts';
 import { smtpTransport, type MailTransport } from './mail-transport.ts';
+import { keepLeases } from './outbox-leases.ts';
 import { OutboxSender } from './outbox-sender.ts';
 import { manageLink, pageAddress, subscribeUrls, type LinkSettings } from './page-address.ts';
 import { createRoutes } from './routes.ts';
@@ -52,6 +53,8 @@ export interface SubscriptionOptions {
   transport?: MailTransport;
   /** Webhook and chat subscriptions (see webhook settings in docs/subscriptions.md). */
   webhooks?: WebhookOptions;
+  /** How long a claim of an outbox row holds unless renewed (default 60 s; tests shorten it). Used when the service opens the store. */
+  leaseMs?: number;
 }
 
 export interface WebhookOptions {
@@ -77,12 +80,10 @@ const MAX_WAITING_CONFIRMATIONS = 1_000;
 
 export async function startSubscriptions(options: SubscriptionOptions): Promise<RunningSubscriptions> {
   const log = createLogger('subscriptions');
-  const store = options.database instanceof SubscriberStore ? options.database : await SubscriberStore.open(options.database);
+  const store = options.database instanceof SubscriberStore ? options.database : await SubscriberStore.open(options.database, options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs });
   const concurrency = options.concurrency ?? 4;
   const transport = options.transport ?? smtpTransport(options.smtp, concurrency);
   const messageHost = new URL(options.links.origin).hostname || 'porchlight.invalid';
-  const inDoubt = await store.recoverInFlight(Date.now());
-  if (inDoubt > 0) log.warn({ event: 'outbox-recovery', mails: inDoubt }, `${inDoubt} mails were being sent when Porchlight stopped; they are not sent again`);
 
   const sender = new OutboxSender(store, transport, {
     concurrency,
@@ -114,6 +115,20 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
       void transport.send({ to: due.contactEmail, mail: pausedMail(page.name, due.host, subscriptionText(translator(locale))) });
     },
   });
+  // Claims of a process that died (this one before a restart, or another replica) are settled
+  // once their lease is over; live claims of other processes are never touched.
+  const leases = keepLeases(store, {
+    onReclaimed: ({ requeued, inDoubt }) => {
+      if (inDoubt > 0) log.warn({ event: 'outbox-recovery', mails: inDoubt }, `${inDoubt} mails or deliveries were being sent by a process that stopped; they are not sent again`);
+      if (requeued > 0) {
+        log.info({ event: 'outbox-recovery', requeued }, `${requeued} mails or deliveries claimed by a process that stopped before sending them are sent now`);
+        sender.wake();
+        endpoints.wake();
+      }
+    },
+    onError: (error) => log.warn({ event: 'outbox-leases', reason: reasonOf(error) }, `outbox leases could not be renewed or settled (${reasonOf(error)})`),
+  });
+  await leases.ready;
   const feed = await EventFeed.open(store, options.links, languages, { pageGraceMs: options.pageGraceMs ?? 7 * 24 * 3_600_000, monitorDown: options.monitorDown ?? false });
 
   let latest: Snapshot | null = null;
@@ -210,6 +225,7 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await sender.close();
       await endpoints.close();
+      await leases.stop();
       await dispatcher.close();
       await feeding;
       await housekeeping;

@@ -86,6 +86,9 @@ export interface DueMail {
   attempts: number;
 }
 
+/** One outbox row: a (subscriber, event) pair. */
+export type OutboxKey = Pick<DueMail, 'subscriberId' | 'eventId'>;
+
 export interface StoreStats {
   subscribers: Record<SubscriberState, number>;
   outbox: Record<OutboxState, number>;
@@ -124,20 +127,46 @@ const t = storedTime;
 const HEAD_OF_LINE = `NOT EXISTS (SELECT 1 FROM outbox b WHERE b.subscriber_id = o.subscriber_id AND b.event_id < o.event_id AND b.state IN ('pending', 'sending'))
   AND NOT EXISTS (SELECT 1 FROM outbox c WHERE c.subscriber_id = o.subscriber_id AND c.state = 'sending')`;
 
+/** How long a claim holds unless renewed (the sender renews it every third of it while it sends). */
+export const DEFAULT_LEASE_MS = 60_000;
+
+export interface StoreOptions {
+  /** How long a claim of an outbox row holds unless renewed (default DEFAULT_LEASE_MS; tests shorten it). */
+  leaseMs?: number;
+}
+
+/** What reclaimExpired did with rows whose lease ran out. */
+export interface Reclaimed {
+  /** Claimed but never handed over: pending again, sent by whoever claims them next. */
+  requeued: number;
+  /** Handed over, no result recorded: `unknown`, never sent again. */
+  inDoubt: number;
+}
+
+/** A result is recorded only by the claim's holder: a process whose lease ran out (and was taken over) changes nothing. */
+const HELD = "state = 'sending' AND claimed_by = ?";
+
 export class SubscriberStore {
   private readonly db: Database;
   private readonly key: string;
+  /** This open store's claims (one per process): random, never reused, so an old holder is never mistaken for a new one. */
+  readonly owner: string;
+  readonly leaseMs: number;
 
-  private constructor(db: Database, key: string) {
+  private constructor(db: Database, key: string, leaseMs: number) {
     this.db = db;
     this.key = key;
+    this.owner = newId('claim');
+    this.leaseMs = leaseMs;
   }
 
   /**
    * Opens and migrates the store: a SQLite file at `location` when it is a path (created 0600 if
    * needed; ':memory:' for a throwaway one), or a PostgreSQL database (its schema `subscribers`).
    */
-  static async open(location: string | StoreLocation): Promise<SubscriberStore> {
+  static async open(location: string | StoreLocation, options: StoreOptions = {}): Promise<SubscriberStore> {
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    if (!(leaseMs > 0)) throw new RangeError(`leaseMs: expected a positive number of milliseconds, found ${leaseMs}`);
     const db = await openDatabase(typeof location === 'string' ? { dialect: 'sqlite', path: location } : location, SUBSCRIBER_MIGRATIONS.store);
     try {
       await migrate(db, SUBSCRIBER_MIGRATIONS);
@@ -148,7 +177,7 @@ export class SubscriberStore {
         await db.run("INSERT INTO meta (key, value) VALUES ('manage-key', ?) ON CONFLICT (key) DO NOTHING", newToken());
         row = await read();
       }
-      return new SubscriberStore(db, readRow('meta', row ?? {}).text('value'));
+      return new SubscriberStore(db, readRow('meta', row ?? {}).text('value'), leaseMs);
     } catch (error) {
       await db.close();
       throw error;
@@ -274,7 +303,10 @@ export class SubscriberStore {
     });
   }
 
-  /** Claims up to `limit` due mails: they are `sending` until marked, so none goes out twice. */
+  /**
+   * Claims up to `limit` due mails for this store (`owner`) until `now + leaseMs`: they are
+   * `sending` until marked, so none goes out twice. Call markStarted right before handing one over.
+   */
   async claimDue(now: number, limit: number): Promise<DueMail[]> {
     const at = t(now);
     return this.transaction(async (tx) => {
@@ -291,8 +323,8 @@ export class SubscriberStore {
         // A subscriber who started bouncing after the mail was queued gets nothing more.
         const live = read.oneOf('subscriber_state', SUBSCRIBER_STATES) === 'confirmed';
         const claimed = (await tx.run(
-          "UPDATE outbox SET state = ?, attempts = attempts + 1, updated_at = ? WHERE subscriber_id = ? AND event_id = ? AND state = 'pending'",
-          live ? 'sending' : 'failed', at, mail.subscriberId, mail.eventId,
+          "UPDATE outbox SET state = ?, attempts = attempts + 1, updated_at = ?, claimed_by = ?, lease_until = ?, started_at = NULL WHERE subscriber_id = ? AND event_id = ? AND state = 'pending'",
+          live ? 'sending' : 'failed', at, this.owner, t(now + this.leaseMs), mail.subscriberId, mail.eventId,
         )).changes;
         if (live && claimed > 0) due.push({ ...mail, email: read.text('email'), locale: read.textOrNull('locale'), mail: read.text('mail'), attempts: read.int('attempts') + 1 });
       }
@@ -300,33 +332,64 @@ export class SubscriberStore {
     });
   }
 
-  async markSent(mail: Pick<DueMail, 'subscriberId' | 'eventId'>, now: number): Promise<void> {
-    await this.transaction(async (tx) => {
-      await tx.run("UPDATE outbox SET state = 'sent', updated_at = ? WHERE subscriber_id = ? AND event_id = ?", t(now), mail.subscriberId, mail.eventId);
-      await tx.run('UPDATE subscribers SET bounces = 0 WHERE id = ?', mail.subscriberId);
+  /**
+   * Right before a claimed mail (or request) is handed over: from now on a crash leaves it in
+   * doubt. False when the claim is no longer this store's (its lease ran out and it was
+   * settled by another process): then it must not be sent.
+   */
+  async markStarted(mail: OutboxKey, now: number): Promise<boolean> {
+    return (await this.db.run(`UPDATE outbox SET started_at = ?, lease_until = ? WHERE subscriber_id = ? AND event_id = ? AND ${HELD}`, t(now), t(now + this.leaseMs), mail.subscriberId, mail.eventId, this.owner)).changes > 0;
+  }
+
+  /** Extends every claim this store holds to `now + leaseMs` (called every third of a lease while it runs). */
+  async renewLeases(now: number): Promise<number> {
+    return (await this.db.run(`UPDATE outbox SET lease_until = ? WHERE ${HELD}`, t(now + this.leaseMs), this.owner)).changes;
+  }
+
+  /** Delivered. False (nothing recorded) when the claim is no longer this store's. */
+  async markSent(mail: OutboxKey, now: number): Promise<boolean> {
+    return this.transaction(async (tx) => {
+      const held = (await tx.run(`UPDATE outbox SET state = 'sent', lease_until = NULL, updated_at = ? WHERE subscriber_id = ? AND event_id = ? AND ${HELD}`, t(now), mail.subscriberId, mail.eventId, this.owner)).changes > 0;
+      if (held) await tx.run('UPDATE subscribers SET bounces = 0 WHERE id = ?', mail.subscriberId);
+      return held;
     });
   }
 
-  /** A temporary failure (SMTP down, 4xx): the mail waits until `nextAttempt`. */
-  async markRetry(mail: Pick<DueMail, 'subscriberId' | 'eventId'>, nextAttempt: number, now: number): Promise<void> {
-    await this.db.run("UPDATE outbox SET state = 'pending', next_attempt = ?, updated_at = ? WHERE subscriber_id = ? AND event_id = ?", t(nextAttempt), t(now), mail.subscriberId, mail.eventId);
+  /** A temporary failure (SMTP down, 4xx): the mail waits until `nextAttempt`, claimed by nobody. False when the claim is no longer this store's. */
+  async markRetry(mail: OutboxKey, nextAttempt: number, now: number): Promise<boolean> {
+    return (await this.db.run(
+      `UPDATE outbox SET state = 'pending', next_attempt = ?, updated_at = ?, claimed_by = NULL, lease_until = NULL, started_at = NULL WHERE subscriber_id = ? AND event_id = ? AND ${HELD}`,
+      t(nextAttempt), t(now), mail.subscriberId, mail.eventId, this.owner,
+    )).changes > 0;
   }
 
-  /** A permanent failure (5xx to RCPT TO): this mail is given up; repeated ones mark the address bouncing. */
-  async markFailed(mail: Pick<DueMail, 'subscriberId' | 'eventId'>, now: number, bounce = true): Promise<void> {
-    await this.transaction(async (tx) => {
-      await tx.run("UPDATE outbox SET state = 'failed', updated_at = ? WHERE subscriber_id = ? AND event_id = ?", t(now), mail.subscriberId, mail.eventId);
+  /** A permanent failure (5xx to RCPT TO): this mail is given up; repeated ones mark the address bouncing. False when the claim is no longer this store's. */
+  async markFailed(mail: OutboxKey, now: number, bounce = true): Promise<boolean> {
+    return this.transaction(async (tx) => {
+      const held = (await tx.run(`UPDATE outbox SET state = 'failed', lease_until = NULL, updated_at = ? WHERE subscriber_id = ? AND event_id = ? AND ${HELD}`, t(now), mail.subscriberId, mail.eventId, this.owner)).changes > 0;
       // A mail given up after retries (the server, not the address) does not count as a bounce.
-      if (bounce) await tx.run("UPDATE subscribers SET bounces = bounces + 1, state = CASE WHEN bounces + 1 >= ? THEN 'bouncing' ELSE state END WHERE id = ?", BOUNCE_LIMIT, mail.subscriberId);
+      if (held && bounce) await tx.run("UPDATE subscribers SET bounces = bounces + 1, state = CASE WHEN bounces + 1 >= ? THEN 'bouncing' ELSE state END WHERE id = ?", BOUNCE_LIMIT, mail.subscriberId);
+      return held;
     });
   }
 
   /**
-   * After a crash, mails that were being handed to SMTP may or may not have left: they are
-   * marked `unknown` and never sent again (at most once), and counted for the operator.
+   * Settles claims whose lease ran out without a result (their holder died, or stalled past
+   * its lease), whoever held them; a live lease is never touched. Never handed over
+   * (`started_at` NULL): pending again, at once. Handed over: the SMTP server (or receiver) may
+   * or may not have taken it, so it is `unknown` and never sent again (at most once). Any
+   * process may call it, at any time; a row is settled once (the WHERE re-checks it).
    */
-  async recoverInFlight(now: number): Promise<number> {
-    return (await this.db.run("UPDATE outbox SET state = 'unknown', updated_at = ? WHERE state = 'sending'", t(now))).changes;
+  async reclaimExpired(now: number): Promise<Reclaimed> {
+    const at = t(now);
+    return this.transaction(async (tx) => {
+      const requeued = (await tx.run(
+        "UPDATE outbox SET state = 'pending', attempts = attempts - 1, next_attempt = ?, updated_at = ?, claimed_by = NULL, lease_until = NULL WHERE state = 'sending' AND lease_until < ? AND started_at IS NULL",
+        at, at, at,
+      )).changes;
+      const inDoubt = (await tx.run("UPDATE outbox SET state = 'unknown', lease_until = NULL, updated_at = ? WHERE state = 'sending' AND lease_until < ?", at, at)).changes;
+      return { requeued, inDoubt };
+    });
   }
 
   /** The earliest moment a pending mail (`endpoints`: webhook or chat delivery) is due, or null when none waits. */
@@ -386,8 +449,8 @@ export class SubscriberStore {
         if (live && (inFlight.get(host) ?? 0) >= perHost) continue;
         const key = { subscriberId: read.text('subscriber_id'), eventId: read.int('event_id') };
         const claimed = (await tx.run(
-          "UPDATE outbox SET state = ?, attempts = attempts + 1, updated_at = ? WHERE subscriber_id = ? AND event_id = ? AND state = 'pending'",
-          live ? 'sending' : 'failed', at, key.subscriberId, key.eventId,
+          "UPDATE outbox SET state = ?, attempts = attempts + 1, updated_at = ?, claimed_by = ?, lease_until = ?, started_at = NULL WHERE subscriber_id = ? AND event_id = ? AND state = 'pending'",
+          live ? 'sending' : 'failed', at, this.owner, t(now + this.leaseMs), key.subscriberId, key.eventId,
         )).changes;
         if (!live || claimed === 0) continue;
         inFlight.set(host, (inFlight.get(host) ?? 0) + 1);

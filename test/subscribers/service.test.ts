@@ -332,3 +332,48 @@ describe.runIf(DIALECTS.includes('postgres'))('subscriptions service: two instan
     await store.close();
   }, 30_000);
 });
+
+describe.each(DIALECTS)('subscriptions service: claims of a process that died, on %s', (dialect) => {
+  const event = JSON.stringify({
+    defaultLocale: 'en',
+    mails: { en: { pageName: 'Acme', subject: 'Database latency', text: 'Investigating.', html: '<p>Investigating.</p>', brandColor: '#0055aa', logoUrl: null, pageUrl: 'https://status.example.com/acme/', locale: 'en', manageBase: 'https://status.example.com/acme/subscribe/manage' } },
+  });
+
+  it('settles them after their lease, never another live process\'s: the idle claim is mailed once, the one handed over stays unknown', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pl-subs-'));
+    const place: StoreLocation = dialect === 'sqlite' ? { dialect: 'sqlite', path: join(dir, 'subscribers.db') } : dialects.location('postgres');
+    const dead = await SubscriberStore.open(place, { leaseMs: 300 });
+    const live = await SubscriberStore.open(place, { leaseMs: 60_000 });
+    for (const address of ['a@example.com', 'b@example.com', 'c@example.com']) {
+      const request = (await dead.subscribe('page_1', { address, key: address }, [], Date.now()))!;
+      await dead.confirm(request.token, Date.now());
+    }
+    await dead.recordEvent('page_1', 'incident:1:created', event, new Set(['m']), Date.now());
+    const claimed = await dead.claimDue(Date.now(), 2);
+    const emailOf = async (mail: { subscriberId: string }) => (await dead.get(mail.subscriberId))!.email;
+    // Of the dead one's two claims, one was handed to SMTP, the other never left.
+    const [started, idle] = [claimed[0]!, claimed[1]!];
+    expect(await dead.markStarted(started, Date.now())).toBe(true);
+    const [held] = await live.claimDue(Date.now(), 10);
+    const names = { started: await emailOf(started), idle: await emailOf(idle), held: await emailOf(held!) };
+    // The dead process says nothing more; a service starts on the same store with the same short lease.
+    await dead.close();
+    const service = await startSubscriptions({
+      database: place,
+      smtp: { host: '127.0.0.1', port: sink.port, secure: false, from: 'Status <status@example.com>' },
+      links: { origin: 'https://status.example.com', configured: true },
+      leaseMs: 300,
+    });
+    running.push(service);
+    const store = await SubscriberStore.open(place);
+    await until(async () => (await store.stats()).outbox.unknown === 1 && (await store.stats()).outbox.sent === 1, 10_000);
+    expect(sink.mailsTo(names.idle)).toHaveLength(1);
+    expect(sink.mailsTo(names.started)).toHaveLength(0);
+    // The live process's claim (renewed or not, its lease is a minute) is untouched, and its result counts.
+    expect(sink.mailsTo(names.held)).toHaveLength(0);
+    expect((await store.stats()).outbox.sending).toBe(1);
+    expect(await live.markSent(held!, Date.now())).toBe(true);
+    await live.close();
+    await store.close();
+  }, 30_000);
+});

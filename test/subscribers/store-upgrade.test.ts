@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreVersionError } from '../../src/store/errors.ts';
+import { latestVersion } from '../../src/store/migrations.ts';
+import { SUBSCRIBER_MIGRATIONS } from '../../src/subscribers/migrations.ts';
 import { SubscriberStore } from '../../src/subscribers/store.ts';
 import { manageToken, readManageToken } from '../../src/subscribers/tokens.ts';
 
@@ -91,7 +93,7 @@ describe('a subscribers.db from before the storage floor', () => {
     newer.exec("INSERT INTO schema_migrations (version, description, applied_at) VALUES (9, 'from the future', '2027-01-01T00:00:00.000Z')");
     newer.close();
     await expect(SubscriberStore.open(path)).rejects.toThrow(StoreVersionError);
-    await expect(SubscriberStore.open(path)).rejects.toThrow(/^the subscribers database is at schema version 9, newer than this Porchlight knows \(4\)/);
+    await expect(SubscriberStore.open(path)).rejects.toThrow(new RegExp(`^the subscribers database is at schema version 9, newer than this Porchlight knows \\(${latestVersion(SUBSCRIBER_MIGRATIONS)}\\)`));
     const after = new DatabaseSync(path, { readOnly: true });
     expect(after.prepare('SELECT MAX(version) AS version FROM schema_migrations').get()).toEqual({ version: 9 });
     after.close();

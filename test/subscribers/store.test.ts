@@ -107,7 +107,7 @@ describe.each(DIALECTS)('SubscriberStore on %s', (dialect) => {
     expect((await store.stats()).outbox.pending).toBe(3);
   });
 
-  it('claims each mail once; retries wait; a crash leaves claimed mails unsent, never twice', async () => {
+  it('claims each mail once; retries wait; a crash leaves a mail handed over unsent after its lease, never twice', async () => {
     const place = reopenable(dialect);
     const store = await open(place);
     await confirmed(store, alice);
@@ -115,17 +115,20 @@ describe.each(DIALECTS)('SubscriberStore on %s', (dialect) => {
     await store.recordEvent('page_1', 'e1', '{}', new Set(['m']), T0);
     const [first, second] = await store.claimDue(T0, 10);
     expect(await store.claimDue(T0, 10)).toEqual([]);
-    await store.markSent(first!, T0);
+    expect(await store.markStarted(first!, T0)).toBe(true);
+    expect(await store.markSent(first!, T0)).toBe(true);
     await store.markRetry(second!, T0 + 60_000, T0);
     expect(await store.claimDue(T0 + 59_999, 10)).toEqual([]);
     expect(await store.nextDue()).toBe(T0 + 60_000);
     const again = await store.claimDue(T0 + 60_000, 10);
     expect(again).toHaveLength(1);
     expect(again[0]!.attempts).toBe(2);
+    await store.markStarted(again[0]!, T0 + 60_000);
     await store.close();
-    // The process dies while `again` is with SMTP.
+    // The process dies while `again` is with SMTP; its lease (60 s from the start) is over at T0 + 120 s.
     const restarted = await open(place);
-    expect(await restarted.recoverInFlight(T0)).toBe(1);
+    expect(await restarted.reclaimExpired(T0 + 119_999)).toEqual({ requeued: 0, inDoubt: 0 });
+    expect(await restarted.reclaimExpired(T0 + 120_001)).toEqual({ requeued: 0, inDoubt: 1 });
     expect(await restarted.claimDue(T0 + 3_600_000, 10)).toEqual([]);
     expect((await restarted.stats()).outbox).toMatchObject({ sent: 1, unknown: 1, pending: 0, sending: 0 });
     await restarted.close();
@@ -207,6 +210,107 @@ describe.each(DIALECTS)('SubscriberStore with callers at once on %s', (dialect) 
   });
 });
 
+describe.each(DIALECTS)('SubscriberStore outbox leases: two processes on one %s database', (dialect) => {
+  const LEASE = 1_000;
+  /** Two stores on one database, as two processes have them: each its own owner id. */
+  async function pair(): Promise<[SubscriberStore, SubscriberStore]> {
+    const place = reopenable(dialect);
+    const a = await open(place);
+    await a.close();
+    const [first, second] = [await SubscriberStore.open(place, { leaseMs: LEASE }), await SubscriberStore.open(place, { leaseMs: LEASE })];
+    opened.push(first, second);
+    expect(first.owner).not.toBe(second.owner);
+    return [first, second];
+  }
+  async function fanOut(store: SubscriberStore, count: number): Promise<void> {
+    for (let i = 0; i < count; i += 1) await confirmed(store, { address: `s${i}@example.com`, key: `s${i}@example.com` });
+    await store.recordEvent('page_1', 'e1', '{}', new Set(['m']), T0);
+  }
+  const outbox = async (store: SubscriberStore) => (await store.stats()).outbox;
+
+  it('never settles or claims another process\'s live claim, renewed while its send runs', async () => {
+    const [a, b] = await pair();
+    await fanOut(a, 2);
+    const claimed = await a.claimDue(T0, 10);
+    expect(claimed).toHaveLength(2);
+    await a.markStarted(claimed[0]!, T0);
+    // b starts (and sweeps) while a sends: nothing of a's is touched.
+    expect(await b.reclaimExpired(T0 + LEASE - 1)).toEqual({ requeued: 0, inDoubt: 0 });
+    expect(await b.claimDue(T0 + LEASE - 1, 10)).toEqual([]);
+    // a's send outlasts a lease: renewed, it stays a's.
+    expect(await a.renewLeases(T0 + 900)).toBe(2);
+    expect(await b.reclaimExpired(T0 + 1_800)).toEqual({ requeued: 0, inDoubt: 0 });
+    expect(await b.markSent(claimed[0]!, T0 + 1_800)).toBe(false);
+    expect(await a.markSent(claimed[0]!, T0 + 1_800)).toBe(true);
+    expect(await outbox(b)).toMatchObject({ sent: 1, sending: 1, unknown: 0 });
+  });
+
+  it('an expired claim never handed over is sent once by the other; one handed over becomes unknown and is never sent again', async () => {
+    const [a, b] = await pair();
+    await fanOut(a, 3);
+    const claimed = await a.claimDue(T0, 10);
+    expect(claimed).toHaveLength(3);
+    // a hands the first to SMTP and dies; the other two were claimed in its batch and never left.
+    expect(await a.markStarted(claimed[0]!, T0)).toBe(true);
+    expect(await b.reclaimExpired(T0 + LEASE + 1)).toEqual({ requeued: 2, inDoubt: 1 });
+    expect(await b.reclaimExpired(T0 + LEASE + 2)).toEqual({ requeued: 0, inDoubt: 0 });
+    const resent = await b.claimDue(T0 + LEASE + 2, 10);
+    expect(resent.map((mail) => mail.subscriberId).sort()).toEqual([claimed[1]!.subscriberId, claimed[2]!.subscriberId].sort());
+    // The attempt that never happened is not counted.
+    expect(resent.map((mail) => mail.attempts)).toEqual([1, 1]);
+    for (const mail of resent) {
+      expect(await b.markStarted(mail, T0 + LEASE + 3)).toBe(true);
+      expect(await b.markSent(mail, T0 + LEASE + 3)).toBe(true);
+    }
+    expect(await b.claimDue(T0 + 3_600_000, 10)).toEqual([]);
+    expect(await a.claimDue(T0 + 3_600_000, 10)).toEqual([]);
+    expect(await outbox(a)).toMatchObject({ sent: 2, unknown: 1, pending: 0, sending: 0 });
+  });
+
+  it('refuses a late result from a process whose lease was taken over (fencing)', async () => {
+    const [a, b] = await pair();
+    await fanOut(a, 2);
+    const [started, idle] = await a.claimDue(T0, 10);
+    await a.markStarted(started!, T0);
+    // a stalls past its lease; b settles both and sends the idle one itself.
+    await b.reclaimExpired(T0 + LEASE + 1);
+    const [taken] = await b.claimDue(T0 + LEASE + 1, 10);
+    expect(taken!.subscriberId).toBe(idle!.subscriberId);
+    // a wakes up: it may not start the one it lost, and none of its results is recorded.
+    expect(await a.markStarted(idle!, T0 + LEASE + 2)).toBe(false);
+    expect(await a.renewLeases(T0 + LEASE + 2)).toBe(0);
+    expect(await a.markSent(started!, T0 + LEASE + 2)).toBe(false);
+    expect(await a.markFailed(idle!, T0 + LEASE + 2)).toBe(false);
+    expect(await a.markRetry(idle!, T0 + 60_000, T0 + LEASE + 2)).toBe(false);
+    expect(await outbox(b)).toMatchObject({ unknown: 1, sending: 1, failed: 0, pending: 0 });
+    expect(await b.markStarted(taken!, T0 + LEASE + 3)).toBe(true);
+    expect(await b.markSent(taken!, T0 + LEASE + 3)).toBe(true);
+    expect(await outbox(a)).toMatchObject({ unknown: 1, sent: 1, sending: 0 });
+    // A failed result of a's does not count towards the address bouncing either.
+    expect((await b.get(idle!.subscriberId))?.state).toBe('confirmed');
+  });
+
+  it('webhook deliveries are leased the same way', async () => {
+    const [a, b] = await pair();
+    const id = (await a.subscribeEndpoint('page_1', { channel: 'webhook', url: 'https://a.example/in', host: 'a.example', signingSecret: null, contactEmail: null }, [], T0, null))!;
+    await a.confirmEndpoint(id, T0);
+    await a.recordEvent('page_1', 'e1', '{}', new Set(['m']), T0);
+    await a.recordEvent('page_1', 'e2', '{}', new Set(['m']), T0);
+    const [first] = await a.claimDueDeliveries(T0, 10, 2, new Map());
+    expect(await b.claimDueDeliveries(T0 + LEASE - 1, 10, 2, new Map())).toEqual([]);
+    await b.reclaimExpired(T0 + LEASE - 1);
+    expect(await b.claimDueDeliveries(T0 + LEASE - 1, 10, 2, new Map())).toEqual([]);
+    // Never handed over: b delivers it after the lease, still in order (event 1, then 2).
+    await b.reclaimExpired(T0 + LEASE + 1);
+    const [taken] = await b.claimDueDeliveries(T0 + LEASE + 1, 10, 2, new Map());
+    expect(taken!.eventId).toBe(first!.eventId);
+    expect(await a.markSent(first!, T0 + LEASE + 2)).toBe(false);
+    await b.markStarted(taken!, T0 + LEASE + 2);
+    await b.markSent(taken!, T0 + LEASE + 2);
+    expect((await b.claimDueDeliveries(T0 + LEASE + 2, 10, 2, new Map())).map((due) => due.eventId)).toEqual([2]);
+  });
+});
+
 describe('SubscriberStore languages (migration 2)', () => {
   it('migrates a version-1 file: its rows keep everything and read the page default (NULL), its waiting mails still go out', async () => {
     const path = tempDb();
@@ -218,18 +322,23 @@ describe('SubscriberStore languages (migration 2)', () => {
     old.prepare(`INSERT INTO subscribers (id, page_id, email, email_key, components, state, created_at, confirmed_at) VALUES ('s1', 'page_1', 'alice@example.com', 'alice@example.com', '[]', 'confirmed', ?, ?)`).run(T0, T0);
     old.prepare(`INSERT INTO events (id, page_id, key, mail, created_at) VALUES (1, 'page_1', 'incident:i1:created', '{"subject":"Old mail"}', ?)`).run(T0);
     old.prepare(`INSERT INTO outbox (subscriber_id, event_id, state, attempts, next_attempt, created_at, updated_at) VALUES ('s1', 1, 'pending', 0, ?, ?, ?)`).run(T0, T0, T0);
+    // A mail the old Porchlight was handing to SMTP when it stopped (it claimed right before sending).
+    old.prepare(`INSERT INTO events (id, page_id, key, mail, created_at) VALUES (2, 'page_1', 'incident:i2:created', '{"subject":"Old mail"}', ?)`).run(T0);
+    old.prepare(`INSERT INTO outbox (subscriber_id, event_id, state, attempts, next_attempt, created_at, updated_at) VALUES ('s1', 2, 'sending', 1, ?, ?, ?)`).run(T0, T0, T0);
     old.close();
 
     const store = await SubscriberStore.open(path);
     const version = new DatabaseSync(path, { readOnly: true });
     // Migrated to the newest version (3 moved times to ISO text, 4 added webhook and chat subscribers), recorded where an older Porchlight looks too.
     expect(version.prepare('PRAGMA user_version').get()).toEqual({ user_version: latestVersion(SUBSCRIBER_MIGRATIONS) });
-    expect(version.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((row) => row.version)).toEqual([1, 2, 3, 4]);
+    expect(version.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((row) => row.version)).toEqual(MIGRATIONS.map((migration) => migration.version));
     version.close();
     // Rows from before webhooks are e-mail subscribers.
     expect(await store.get('s1')).toMatchObject({ email: 'alice@example.com', state: 'confirmed', locale: null, channel: 'email', endpointUrl: null, signingSecret: null });
     expect(await store.subscriberLocales('page_1')).toEqual([null]);
     expect(await store.claimDue(T0 + 1, 10)).toEqual([{ subscriberId: 's1', eventId: 1, email: 'alice@example.com', locale: null, mail: '{"subject":"Old mail"}', attempts: 1 }]);
+    // The mail in flight when the old version stopped (migration 5: started, its lease long over) is in doubt, as before leases.
+    expect(await store.reclaimExpired(T0 + 2)).toEqual({ requeued: 0, inDoubt: 1 });
     // New subscribers keep the language they asked in.
     const request = (await store.subscribe('page_1', bob, [], T0, 'de'))!;
     await store.confirm(request.token, T0 + 1);

@@ -20,6 +20,11 @@ export interface SmtpSink {
   reject: Set<string>;
   /** While true, every recipient is answered `451` (temporary). */
   busy: boolean;
+  /**
+   * How long the final `250` is held after a message is kept (default 0): a sender killed in
+   * that window crashed between the server taking the mail and its answer.
+   */
+  answerDelayMs: number;
   mailsTo(address: string): ReceivedMail[];
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -34,6 +39,7 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
     mails,
     reject,
     busy: false,
+    answerDelayMs: 0,
     mailsTo: (address) => mails.filter((mail) => mail.to === address.toLowerCase()),
     async start() {
       server = new SMTPServer({
@@ -55,12 +61,17 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
             simpleParser(raw).then(
               (parsed) => {
                 for (const rcpt of session.envelope.rcptTo) mails.push({ to: rcpt.address.toLowerCase(), parsed, raw: raw.toString('utf8') });
-                callback();
+                if (sink.answerDelayMs > 0) setTimeout(() => callback(), sink.answerDelayMs);
+                else callback();
               },
               (error: Error) => callback(error),
             );
           });
         },
+      });
+      // A client that dies mid-session (a sender killed with SIGKILL) resets its connection: not the sink's failure.
+      server.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') throw error;
       });
       await new Promise<void>((resolve, reject_) => {
         server!.once('error', reject_);
