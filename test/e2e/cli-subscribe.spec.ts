@@ -111,7 +111,10 @@ test('subscribe webhook: the receiver gets the signed ping, the secret is printe
   expect(again.code).toBe(1);
   expect(again.stdout).toBe('');
   expect(again.stderr.trim().split('\n')).toHaveLength(1);
+  expect(again.stderr).toMatch(/\(exists, 409\)\n$/);
   expect(again.stderr).not.toContain('whsec_');
+  // The secret went to the CLI's stdout only: never into the site's logs.
+  expect(site.output.join('\n')).not.toContain(secrets[0]!);
 
   const api = apiFor(site);
   try {
