@@ -15,3 +15,8 @@ export class UsageError extends Error {
 export class LookupError extends Error {
   override name = 'LookupError';
 }
+
+/** The site answered a public route with a refusal, or could not be reached (exit 1, like the API's). */
+export class SiteError extends Error {
+  override name = 'SiteError';
+}

@@ -25,7 +25,16 @@ export interface Output {
   json: unknown;
 }
 
-export interface Command {
+/** What a command that uses the site's public routes, not the API, is given. */
+export interface SiteContext {
+  siteUrl: string;
+  now: Date;
+  env: NodeJS.ProcessEnv;
+}
+
+export type Command = ApiCommand | SiteCommand;
+
+interface CommandDescription {
   /** e.g. ['incident', 'open'] */
   words: readonly string[];
   summary: string;
@@ -37,7 +46,17 @@ export interface Command {
   examples: readonly string[];
   /** Positional arguments this command takes (exactly). */
   positionals: readonly string[];
+}
+
+export interface ApiCommand extends CommandDescription {
+  needs?: 'api';
   run(context: CommandContext, input: CommandInput): Promise<Output>;
+}
+
+/** Needs only the site's address (no API key): it does what a visitor's browser does. */
+export interface SiteCommand extends CommandDescription {
+  needs: 'site';
+  run(context: SiteContext, input: CommandInput): Promise<Output>;
 }
 
 export function text(values: OptionValues, name: string): string | undefined {

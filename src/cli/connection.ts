@@ -50,3 +50,16 @@ export async function resolveConnection(flags: ConnectionFlags, env: NodeJS.Proc
   }
   return { apiUrl: local.apiUrl, apiKey: local.apiKey, siteUrl: siteUrl ?? local.siteUrl };
 }
+
+/**
+ * The site's own address, for commands that use its public routes rather than the API
+ * (`porchlight subscribe`): --site-url, else SITE_PUBLIC_URL, else the `npm start` on this machine.
+ */
+export async function resolveSiteUrl(flags: Pick<ConnectionFlags, 'siteUrl'>, env: NodeJS.ProcessEnv): Promise<string> {
+  const given = nonEmpty(flags.siteUrl) ?? nonEmpty(env.SITE_PUBLIC_URL);
+  const cacheDir = nonEmpty(env.CACHE_DIR) ?? DEFAULT_CACHE_DIR;
+  const siteUrl = given ?? (await readLocalConnection(cacheDir))?.siteUrl;
+  if (!siteUrl) throw new UsageError(`no site address: pass --site-url URL or set SITE_PUBLIC_URL, or run \`npm start\` here (it records its address in ${localConnectionPath(cacheDir)})`);
+  if (!URL.canParse(siteUrl) || !/^https?:$/.test(new URL(siteUrl).protocol)) throw new UsageError(`--site-url must be an http(s) address (got "${siteUrl}")`);
+  return siteUrl;
+}

@@ -14,7 +14,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
 } from '../api/index.ts';
-import { EXIT_API, EXIT_USAGE, LookupError, UsageError } from './cli-error.ts';
+import { EXIT_API, EXIT_USAGE, LookupError, UsageError, SiteError } from './cli-error.ts';
 
 export interface Failure {
   message: string;
@@ -54,6 +54,7 @@ export function describeError(error: unknown, apiUrl: string | null): Failure {
   const where = apiUrl ? ` at ${apiUrl}` : '';
   if (error instanceof UsageError) return { message: error.message, exitCode: EXIT_USAGE };
   if (error instanceof LookupError) return api(`not found: ${error.message}`);
+  if (error instanceof SiteError) return api(error.message);
   if (error instanceof ApiTimeoutError) return api(`API${where} did not answer in time (${error.phase} timeout)`);
   if (error instanceof ApiConnectionError) return api(`API unreachable${where} (${causeCode(error) ?? 'connection failed'})`);
   if (error instanceof AuthenticationError) return api('bad API key: the API refused it (401); check STATUS_API_KEY or --api-key-file');

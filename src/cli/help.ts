@@ -5,7 +5,7 @@ export const GLOBAL_OPTION_HELP = [
   '--json                output JSON for scripts (fields documented in docs/during-an-incident.md)',
   '--api-url URL         the API, e.g. https://api.example.com/api/v1 (default: STATUS_API_URL)',
   '--api-key-file FILE   read the API key from FILE (default: STATUS_API_KEY)',
-  '--site-url URL        the site, for page URLs (default: SITE_PUBLIC_URL)',
+  '--site-url URL        the site, for page URLs and subscribe (default: SITE_PUBLIC_URL)',
   '-h, --help            this help',
 ];
 

@@ -7,7 +7,7 @@ import { createClient, type ApiClient } from '../api/index.ts';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './cli-error.ts';
 import type { Command, OptionSpec } from './command.ts';
 import { COMMANDS } from './commands/index.ts';
-import { resolveConnection, type Connection } from './connection.ts';
+import { resolveConnection, resolveSiteUrl, type Connection } from './connection.ts';
 import { describeError } from './describe-error.ts';
 import { commandHelp, groupHelp, overviewHelp } from './help.ts';
 
@@ -82,6 +82,11 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       throw new UsageError(`porchlight ${command.words.join(' ')} takes ${wanted}${positionals.length > 0 ? ` (got ${positionals.join(' ')})` : ''}`);
     }
     const str = (name: string) => (typeof values[name] === 'string' ? values[name] : undefined);
+    if (command.needs === 'site') {
+      const output = await command.run({ siteUrl: await resolveSiteUrl({ siteUrl: str('site-url') }, io.env), now: io.now(), env: io.env }, { values, positionals });
+      io.out(values.json === true ? JSON.stringify(output.json, null, 2) : output.human);
+      return EXIT_OK;
+    }
     connection = await resolveConnection({ apiUrl: str('api-url'), apiKeyFile: str('api-key-file'), siteUrl: str('site-url') }, io.env);
     // No retries: during an incident a clear failure now beats a silent wait; scripts retry on exit 1.
     client = createClient({

@@ -140,12 +140,15 @@ const subscriptionMetrics: MetricGroup = (registry, _sources, now) => {
   });
   new Gauge({
     name: 'porchlight_subscribers',
-    help: 'E-mail subscribers by state: pending (not confirmed yet), confirmed, bouncing (mail refused repeatedly).',
-    labelNames: ['state'],
+    help: 'Subscribers by state (pending: not confirmed yet, confirmed, bouncing: deliveries refused repeatedly or paused) and channel (email, webhook, slack, discord, teams); sum by (state) for every channel together.',
+    labelNames: ['state', 'channel'],
     registers: [registry],
     collect() {
       if (!subscriptions) return;
-      for (const [state, count] of Object.entries(subscriptions.subscribers)) this.set({ state }, count);
+      // Every series names its channel, so summing over `channel` gives the counts the unlabelled series had.
+      for (const [channel, states] of Object.entries(subscriptions.subscribersByChannel)) {
+        for (const [state, count] of Object.entries(states)) this.set({ state, channel }, count);
+      }
     },
   });
   new Gauge({

@@ -91,6 +91,18 @@ async function readForm(request: IncomingMessage): Promise<Form | null> {
   return { fields, oneClick: fields.get('List-Unsubscribe') === 'One-Click' };
 }
 
+/** The CLI (`porchlight subscribe`) asks for JSON; browsers get the HTML page. Same route, same checks. */
+function wantsJson(request: IncomingMessage): boolean {
+  return /\bapplication\/json\b/i.test(request.headers.accept ?? '');
+}
+
+/** A JSON answer: `body` may hold the signing secret, so it is only ever written here, never logged. */
+function sendJson(response: ServerResponse, status: number, body: Record<string, unknown>): void {
+  const bytes = Buffer.from(JSON.stringify(body));
+  response.writeHead(status, { ...ANSWER_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': String(bytes.length) });
+  response.end(bytes);
+}
+
 function send(request: IncomingMessage, response: ServerResponse, answer: AnswerPage): void {
   const body = Buffer.from(answer.html);
   response.writeHead(answer.status, { ...ANSWER_HEADERS, 'content-length': String(body.length) });
@@ -157,17 +169,34 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
     const limiter = action === 'subscribe' ? clients : tokenClients;
     if (!limiter.allow(client, now())) {
       const { words, say } = speaking(posted, linked);
+      if (wantsJson(request)) return sendJson(response, 429, { ok: false, problem: 'tooMany', message: words.tooManyBody });
       return say(429, words.tooManyTitle, words.tooManyBody);
     }
 
     if (action === 'subscribe' && read && form.has('webhook_url') && deps.subscribeEndpoint) {
       const { words, locale, say, reply } = speaking(posted);
-      const known = new Set(choicesOf(snapshot, page).map((choice) => choice.id));
-      const chosen = [...new Set(form.getAll('component'))].filter((id) => known.has(id));
+      const json = wantsJson(request);
+      const choices = choicesOf(snapshot, page);
+      const known = new Set(choices.map((choice) => choice.id));
+      let chosen = [...new Set(form.getAll('component'))].filter((id) => known.has(id));
+      if (json) {
+        // A script names components by id or by the name the page shows, and a typo is refused rather than dropped.
+        const named = form.getAll('component').map((wanted) => choices.find((choice) => choice.id === wanted || choice.label.toLowerCase() === wanted.trim().toLowerCase()));
+        const missing = form.getAll('component').filter((_, index) => !named[index]);
+        if (missing.length > 0) return sendJson(response, 400, { ok: false, problem: 'unknownComponent', message: `no component ${missing.map((name) => `"${name}"`).join(', ')} on this page; it has: ${choices.map((choice) => choice.label).join(', ') || 'none'}` });
+        chosen = [...new Set(named.flatMap((choice) => (choice ? [choice.id] : [])))];
+      }
       const contactRaw = form.get('contact_email')?.trim() ?? '';
       const contact = contactRaw === '' ? null : parseEmailAddress(contactRaw);
-      if (contactRaw !== '' && !contact) return say(400, words.invalidAddressTitle, words.invalidAddressBody);
+      if (contactRaw !== '' && !contact) {
+        if (json) return sendJson(response, 400, { ok: false, problem: 'invalidContact', message: words.invalidAddressBody });
+        return say(400, words.invalidAddressTitle, words.invalidAddressBody);
+      }
       const result = await deps.subscribeEndpoint(page, { url: form.get('webhook_url'), contactEmail: contact?.address ?? null, components: chosen.length === known.size ? [] : chosen, locale });
+      if (json) {
+        if (!result.ok) return sendJson(response, result.problem === 'exists' ? 409 : 400, { ok: false, problem: result.problem, message: words.webhookProblems[result.problem] });
+        return sendJson(response, 200, { ok: true, id: result.id, channel: result.channel, page: page.slug, secret: result.secret });
+      }
       if (!result.ok) return say(result.problem === 'exists' ? 409 : 400, words.webhookProblemTitle, words.webhookProblems[result.problem]);
       if (result.secret) return reply(200, { kind: 'secret', title: words.webhookSubscribedTitle, body: words.webhookSecretBody, secret: result.secret });
       return say(200, words.webhookSubscribedTitle, words.channelSubscribedBody);

@@ -90,7 +90,10 @@ export interface DueMail {
 export type OutboxKey = Pick<DueMail, 'subscriberId' | 'eventId'>;
 
 export interface StoreStats {
+  /** Every channel together. */
   subscribers: Record<SubscriberState, number>;
+  /** The same counts per channel (e-mail, webhook, slack, discord, teams). */
+  subscribersByChannel: Record<SubscriberChannel, Record<SubscriberState, number>>;
   outbox: Record<OutboxState, number>;
   /** Created time of the oldest mail still waiting (pending or sending), or null. */
   oldestWaiting: number | null;
@@ -512,10 +515,15 @@ export class SubscriberStore {
   }
 
   async stats(): Promise<StoreStats> {
-    const subscribers = Object.fromEntries(SUBSCRIBER_STATES.map((state) => [state, 0])) as Record<SubscriberState, number>;
-    for (const row of await this.db.all('SELECT state, COUNT(*) AS n FROM subscribers GROUP BY state')) {
+    const zeros = () => Object.fromEntries(SUBSCRIBER_STATES.map((state) => [state, 0])) as Record<SubscriberState, number>;
+    const subscribers = zeros();
+    const subscribersByChannel = Object.fromEntries(SUBSCRIBER_CHANNELS.map((channel) => [channel, zeros()])) as Record<SubscriberChannel, Record<SubscriberState, number>>;
+    for (const row of await this.db.all('SELECT channel, state, COUNT(*) AS n FROM subscribers GROUP BY channel, state')) {
       const read = readRow('subscribers', row);
-      subscribers[read.oneOf('state', SUBSCRIBER_STATES)] = read.int('n');
+      const state = read.oneOf('state', SUBSCRIBER_STATES);
+      const n = read.int('n');
+      subscribers[state] += n;
+      subscribersByChannel[read.oneOf('channel', SUBSCRIBER_CHANNELS)][state] = n;
     }
     const outbox = Object.fromEntries(OUTBOX_STATES.map((state) => [state, 0])) as Record<OutboxState, number>;
     for (const row of await this.db.all('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state')) {
@@ -523,7 +531,7 @@ export class SubscriberStore {
       outbox[read.oneOf('state', OUTBOX_STATES)] = read.int('n');
     }
     const oldest = await this.db.get("SELECT MIN(created_at) AS oldest FROM outbox WHERE state IN ('pending', 'sending')");
-    return { subscribers, outbox, oldestWaiting: oldest ? readRow('outbox', oldest).timeOrNull('oldest') : null };
+    return { subscribers, subscribersByChannel, outbox, oldestWaiting: oldest ? readRow('outbox', oldest).timeOrNull('oldest') : null };
   }
 
   /** Every subscriber, oldest first (the operators' script). */

@@ -123,11 +123,11 @@ test('metrics count subscribers and mails, and never name an address', async () 
   const scrape = async () => (await (await request(site.metricsUrl)).body.text());
   await expect.poll(async () => {
     const text = await scrape();
-    return [text.match(/^porchlight_subscription_mails_total\{result="sent"\} (\d+)$/m)?.[1], text.match(/^porchlight_subscribers\{state="confirmed"\} (\d+)$/m)?.[1]];
+    return [text.match(/^porchlight_subscription_mails_total\{result="sent"\} (\d+)$/m)?.[1], text.match(/^porchlight_subscribers\{state="confirmed",channel="email"\} (\d+)$/m)?.[1]];
   }, { timeout: 15_000 }).toEqual(['3', '0']);
   const text = await scrape();
   // The one subscriber left: their address and its mails are gone from the store.
-  expect(text).toMatch(/^porchlight_subscribers\{state="confirmed"\} 0$/m);
+  expect(text).toMatch(/^porchlight_subscribers\{state="confirmed",channel="email"\} 0$/m);
   expect(text).toMatch(/^porchlight_subscription_outbox\{state="pending"\} 0$/m);
   expect(text).toMatch(/^porchlight_subscription_outbox_oldest_seconds 0$/m);
   expect(text).toMatch(/^porchlight_subscription_mails_total\{result="confirm_sent"\} 1$/m);

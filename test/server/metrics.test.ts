@@ -7,6 +7,8 @@ import { createMetrics, metricsHandler, type Metrics } from '../../src/server/me
 import { relayApiRequests } from '../../src/server/threads/api-request-relay.ts';
 import { announceDataVersion } from '../../src/site/data/data-version.ts';
 import { publishRefresh } from '../../src/site/data/refresh-events.ts';
+import { announcer } from '../../src/site/data/thread-channel.ts';
+import { SUBSCRIPTION_STATS_CHANNEL, type SubscriptionStats } from '../../src/subscribers/stats.ts';
 
 let api: Server;
 let apiOrigin: string;
@@ -108,6 +110,33 @@ describe('metrics', () => {
     const text = await scrape();
     expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds /m);
     expect(text).toMatch(/^process_resident_memory_bytes /m);
+  });
+
+  it('count subscribers by state and channel, the channels summing to the counts by state', async () => {
+    const none = { pending: 0, confirmed: 0, bouncing: 0 };
+    const stats: SubscriptionStats = {
+      subscribers: { pending: 1, confirmed: 7, bouncing: 1 },
+      subscribersByChannel: { email: { pending: 1, confirmed: 4, bouncing: 0 }, webhook: { pending: 0, confirmed: 2, bouncing: 1 }, slack: { ...none, confirmed: 1 }, discord: none, teams: none },
+      outbox: { pending: 0, sending: 0, sent: 0, failed: 0, unknown: 0 },
+      oldestWaiting: null,
+      sender: { sent: 0, failed: 0, retried: 0 },
+      confirmations: { sent: 0, failed: 0 },
+      at: 0,
+    };
+    announcer<SubscriptionStats>(SUBSCRIPTION_STATS_CHANNEL)(stats);
+    let text = '';
+    await expect.poll(async () => (text = await scrape()).includes('porchlight_subscribers{'), { timeout: 10_000 }).toBe(true);
+    expect(sample(text, 'porchlight_subscribers{state="confirmed",channel="webhook"}')).toBe(2);
+    expect(sample(text, 'porchlight_subscribers{state="bouncing",channel="webhook"}')).toBe(1);
+    expect(sample(text, 'porchlight_subscribers{state="confirmed",channel="slack"}')).toBe(1);
+    expect(sample(text, 'porchlight_subscribers{state="confirmed",channel="teams"}')).toBe(0);
+    // No series without a channel (it would be counted twice by a sum).
+    expect(text).not.toMatch(/^porchlight_subscribers\{state="[a-z]+"\} /m);
+    for (const state of ['pending', 'confirmed', 'bouncing'] as const) {
+      const lines = [...text.matchAll(new RegExp(`^porchlight_subscribers\\{state="${state}",channel="[a-z]+"\\} (\\d+)$`, 'gm'))];
+      expect(lines).toHaveLength(5);
+      expect(lines.reduce((sum, line) => sum + Number(line[1]), 0)).toBe(stats.subscribers[state]);
+    }
   });
 
   it('are served at /metrics only', async () => {

@@ -54,7 +54,12 @@ describe('a subscribers.db from before the storage floor', () => {
     expect(readManageToken(store.secret(), manageToken(OLD.secret, OLD.bob))).toBe(OLD.bob);
     expect(await store.readFeedBaseline()).toBe('{"version":1}');
     // Outbox: one sent, two pending since the event's time, due in event order.
-    expect(await store.stats()).toEqual({ subscribers: { pending: 2, confirmed: 3, bouncing: 0 }, outbox: { pending: 2, sending: 0, sent: 1, failed: 0, unknown: 0 }, oldestWaiting: T0 + 8_008 });
+    const none = { pending: 0, confirmed: 0, bouncing: 0 };
+    expect(await store.stats()).toEqual({
+      subscribers: { pending: 2, confirmed: 3, bouncing: 0 },
+      // Subscribers from before channels existed are all e-mail.
+      subscribersByChannel: { email: { pending: 2, confirmed: 3, bouncing: 0 }, webhook: none, slack: none, discord: none, teams: none },
+      outbox: { pending: 2, sending: 0, sent: 1, failed: 0, unknown: 0 }, oldestWaiting: T0 + 8_008 });
     expect(await store.nextDue()).toBe(T0 + 8_008);
     expect(await store.claimDue(T0 + 8_007, 10)).toEqual([]);
     expect(await store.claimDue(T0 + 8_008, 10)).toEqual([

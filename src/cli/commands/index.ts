@@ -5,5 +5,6 @@ import { maintenanceCommands } from './maintenance.ts';
 import { monitorCommands } from './monitor.ts';
 import { pageCommands } from './page.ts';
 import { statusCommand } from './status.ts';
+import { subscribeCommands } from './subscribe.ts';
 
-export const COMMANDS: readonly Command[] = [statusCommand, ...incidentCommands, ...maintenanceCommands, ...monitorCommands, ...pageCommands];
+export const COMMANDS: readonly Command[] = [statusCommand, ...incidentCommands, ...maintenanceCommands, ...monitorCommands, ...pageCommands, ...subscribeCommands];

@@ -36,6 +36,8 @@ export function createSubscriptionRelay(origin: string): SubscriptionRelay {
           host,
           'x-porchlight-client': request.socket.remoteAddress ?? 'unknown',
           ...(request.headers['content-type'] && { 'content-type': request.headers['content-type'] }),
+          // `porchlight subscribe` asks for JSON (routes.ts answers it so); browsers get the HTML page.
+          ...(request.headers.accept && { accept: request.headers.accept }),
         },
         ...(body !== null && { body }),
       });
