@@ -10,6 +10,7 @@
 import { decide, type Answer, type RetryRules } from './delivery-policy.ts';
 import type { EndpointSend } from './endpoint-transport.ts';
 import type { DueDelivery, SubscriberStore } from './store.ts';
+import { Waker } from './waker.ts';
 
 export interface EndpointSenderOptions {
   concurrency: number;
@@ -38,44 +39,24 @@ export class EndpointSender {
   private readonly now: () => number;
   private readonly perHostBusy = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
-  private claiming: Promise<void> | null = null;
-  private again = false;
-  private timer: NodeJS.Timeout | null = null;
-  private closed = false;
+  private readonly waker: Waker;
 
   constructor(store: SubscriberStore, send: EndpointSend, options: EndpointSenderOptions) {
     this.store = store;
     this.send = send;
     this.options = options;
     this.now = options.now ?? Date.now;
+    // A claim that fails (the store busy or gone) is tried again a second later.
+    this.waker = new Waker(() => this.claim().catch(() => this.schedule(this.now() + 1_000)), this.now);
   }
 
   /** Something may be due: claim what fits now (or as soon as the current claim ends). */
   wake(): void {
-    if (this.closed) return;
-    if (this.claiming) {
-      this.again = true;
-      return;
-    }
-    this.claiming = this.claim()
-      .catch(() => this.schedule(this.now() + 1_000))
-      .finally(() => {
-        this.claiming = null;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.waker.wake();
   }
 
   private schedule(at: number): void {
-    if (this.closed) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.wake();
-    }, Math.max(0, Math.min(at - this.now(), 2_147_000_000)));
-    this.timer.unref();
+    this.waker.at(at);
   }
 
   private async claim(): Promise<void> {
@@ -146,9 +127,7 @@ export class EndpointSender {
 
   /** Stops claiming; deliveries under way finish (each bounded by its timeout). */
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.claiming;
+    await this.waker.close();
     await Promise.all([...this.inFlight]);
   }
 }

@@ -13,6 +13,7 @@ import { finishMail } from './mail-view.ts';
 import type { MailTransport } from './mail-transport.ts';
 import type { DueMail, SubscriberStore } from './store.ts';
 import type { JsonObject } from './webhook-payload.ts';
+import { Waker } from './waker.ts';
 
 export interface SenderOptions {
   concurrency: number;
@@ -83,9 +84,7 @@ export function storedMailFor(raw: string, locale: string | null): StoredMail | 
 
 export class OutboxSender {
   readonly counts: SenderCounts = { sent: 0, failed: 0, retried: 0 };
-  private pumping: Promise<void> | null = null;
-  private again = false;
-  private timer: NodeJS.Timeout | null = null;
+  private readonly waker: Waker;
   private pausedUntil = 0;
   private pauses = 0;
   private closed = false;
@@ -99,32 +98,16 @@ export class OutboxSender {
     this.transport = transport;
     this.options = options;
     this.now = options.now ?? Date.now;
+    this.waker = new Waker(() => this.pump(), this.now);
   }
 
   /** Something may be due: drain now (or as soon as the current round ends). */
   wake(): void {
-    if (this.closed) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = this.pump().finally(() => {
-      this.pumping = null;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
+    this.waker.wake();
   }
 
   private schedule(at: number): void {
-    if (this.closed) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.wake();
-    }, Math.max(0, Math.min(at - this.now(), 2_147_000_000)));
-    this.timer.unref();
+    this.waker.at(at);
   }
 
   private async pump(): Promise<void> {
@@ -189,7 +172,6 @@ export class OutboxSender {
   /** Stops claiming; mails already handed to SMTP finish. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.pumping;
+    await this.waker.close();
   }
 }
