@@ -52,6 +52,13 @@ export interface Database extends Sql {
    * into new ones (SQLite cannot alter a column), so references are checked once at its end.
    */
   migrationTransaction(work: (tx: Transaction) => Promise<void>, options: { rebuildsTables: boolean }): Promise<void>;
+  /**
+   * Runs a whole migration run while no other process runs one on this database, so that a
+   * second process reads the schema version only after the first is done. PostgreSQL: a session
+   * advisory lock, released by a dead connection too. SQLite: each migration's `BEGIN IMMEDIATE`
+   * already serializes writers, and the runner re-reads the version inside it.
+   */
+  migrationRun<T>(work: () => Promise<T>): Promise<T>;
   /** Whether a table of this name exists (the migrations table, before the first migration). */
   tableExists(name: string): Promise<boolean>;
   /** A version recorded before the migrations table existed (SQLite's user_version), else 0. */

@@ -10,7 +10,9 @@
  * Each migration runs in its own transaction and first re-reads the recorded version, so two
  * processes starting at once apply it once: SQLite's `BEGIN IMMEDIATE` serializes them, and the
  * PostgreSQL dialect takes an advisory lock (`pg_advisory_xact_lock`) at the start of each
- * migration transaction, so the others wait for it and then find the version recorded.
+ * migration transaction, so the others wait for it and then find the version recorded. On
+ * PostgreSQL the whole run also holds a session lock (Database.migrationRun), so a second process
+ * starts reading only when the first is done. The result names what this process changed.
  *
  * Dialects: each migration carries `scripts.sqlite` and `scripts.postgres`, each bringing that
  * dialect's schema from the version before to this one. They need not do the same work: a
@@ -75,6 +77,10 @@ export async function schemaVersion(db: Database): Promise<number> {
  */
 export async function migrate(db: Database, list: MigrationList, now: () => number = Date.now): Promise<{ from: number; to: number }> {
   checkList(list);
+  return db.migrationRun(() => migrateNow(db, list, now));
+}
+
+async function migrateNow(db: Database, list: MigrationList, now: () => number): Promise<{ from: number; to: number }> {
   const latest = latestVersion(list);
   const from = await schemaVersion(db);
   if (from > latest) throw new StoreVersionError(list.store, from, latest);
@@ -90,13 +96,18 @@ export async function migrate(db: Database, list: MigrationList, now: () => numb
     }, { rebuildsTables: false });
   }
 
+  // What this process changed: from the version before the first migration it applied (another
+  // process on SQLite may have applied some meanwhile), up to date if it applied none.
+  let appliedFrom: number | undefined;
   for (const migration of list.migrations) {
     if (migration.version <= from) continue;
     const script = migration.scripts[db.dialect];
     if (script === undefined) throw new Error(`${list.store} migration ${migration.version} has no ${db.dialect} script`);
     await db.migrationTransaction(
       async (tx) => {
-        if ((await recordedVersion(tx)) >= migration.version) return;
+        const recorded = await recordedVersion(tx);
+        if (recorded >= migration.version) return;
+        appliedFrom ??= recorded;
         await tx.execScript(script);
         await record(tx, migration.version, migration.description);
         await tx.noteLegacyVersion(migration.version);
@@ -104,5 +115,5 @@ export async function migrate(db: Database, list: MigrationList, now: () => numb
       { rebuildsTables: migration.rebuildsTables === true },
     );
   }
-  return { from, to: latest };
+  return { from: appliedFrom ?? latest, to: latest };
 }

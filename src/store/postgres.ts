@@ -15,6 +15,14 @@ export const OLDEST_SERVER = 150_000;
  */
 const MIGRATION_LOCK = 7_063_287_548_712_001n;
 
+/**
+ * Held (session-level, on a connection of its own) for a whole migration run, so that a second
+ * process reads the schema version after the first has finished and reports "up to date" rather
+ * than a half-way version. A different key from MIGRATION_LOCK, which the run's own transactions
+ * take on other connections of the pool.
+ */
+const MIGRATION_RUN_LOCK = 7_063_287_548_712_002n;
+
 /** Every transaction's isolation level (see database.ts: state changes are guarded in SQL). */
 const ISOLATION = 'isolation level read committed';
 
@@ -164,6 +172,20 @@ export class PostgresDatabase implements Database {
       await tx.unsafe('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
       await work(transactionOf(tx));
     });
+  }
+
+  async migrationRun<T>(work: () => Promise<T>): Promise<T> {
+    const holder = await this.sql.reserve();
+    try {
+      await holder.unsafe('SELECT pg_advisory_lock($1)', [MIGRATION_RUN_LOCK]);
+      try {
+        return await work();
+      } finally {
+        await holder.unsafe('SELECT pg_advisory_unlock($1)', [MIGRATION_RUN_LOCK]);
+      }
+    } finally {
+      holder.release();
+    }
   }
 
   async tableExists(name: string): Promise<boolean> {

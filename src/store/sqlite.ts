@@ -152,6 +152,11 @@ export class SqliteDatabase implements Database {
     });
   }
 
+  migrationRun<T>(work: () => Promise<T>): Promise<T> {
+    // Not inTurn: the run's own calls queue behind it.
+    return work();
+  }
+
   tableExists(name: string): Promise<boolean> {
     return this.inTurn(() => this.connection.get("SELECT 1 AS found FROM sqlite_schema WHERE type = 'table' AND name = ?", [name]) !== undefined);
   }
