@@ -141,7 +141,8 @@ export async function publishBranding(options: { writer: StatusPageWriter; histo
 }
 
 export type UndoResult =
-  | { ok: true; page: StatusPage; restored: BrandingField[]; version: BrandingVersion; unknown: BrandingField[] }
+  /** `page` is null when nothing could be written back (every field of the version was unknown). */
+  | { ok: true; page: StatusPage | null; restored: BrandingField[]; version: BrandingVersion; unknown: BrandingField[] }
   | { ok: false; reason: 'nothing-to-undo'; message: string };
 
 /**
@@ -165,6 +166,7 @@ export async function undoBranding(options: { writer: StatusPageWriter; history:
       restored.push(field);
     }
   }
+  if (restored.length === 0) return { ok: true, page: null, restored, version, unknown };
   try {
     const page = await writer.update(pageId, updateStatusPageSchema.parse(patch));
     return { ok: true, page, restored, version, unknown };
