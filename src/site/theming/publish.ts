@@ -71,8 +71,12 @@ export function brandingOf(page: Pick<StatusPage, BrandingField>): Branding {
   return branding;
 }
 
-/** '' and null both mean "not set"; the brand colour's "not set" is the API's default. */
-function normalized(field: BrandingField, value: string | null | undefined): string | null | undefined {
+/**
+ * A branding value as the API will store it: '' and null both mean "not set"; the brand colour's
+ * "not set" is the API's default. The preview applies drafts with this same rule
+ * (preview/draft.ts), so it shows what publishing would make.
+ */
+export function normalized(field: BrandingField, value: string | null | undefined): string | null | undefined {
   if (value === undefined) return undefined;
   const text = value === null || value.trim() === '' ? null : value;
   if (field === 'brandColor') return text === null ? DEFAULT_BRAND_COLOR : text.trim().toLowerCase();
