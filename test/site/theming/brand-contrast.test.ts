@@ -2,13 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { themeVariants } from '../../../themes/contrast.ts';
 import { translator } from '../../../src/site/i18n/translator.ts';
 import { brandContrast, themeSurfaces, type BrandContrastReport, type ContrastPair } from '../../../src/site/theming/brand-contrast.ts';
-import { readFileSync } from 'node:fs';
-import type { ThemeTexts } from '../../../themes/contrast.ts';
+import { readThemeTexts } from '../../../src/site/theming/theme-files.ts';
 
-// The site hands in the same files' text (src/site/styles/theme-sources.ts, a Vite `?inline`
-// import, which vitest leaves empty): here they are read from disk.
-const theme = (name: string) => readFileSync(new URL(`../../../themes/${name}.css`, import.meta.url), 'utf8');
-const THEME_TEXTS: ThemeTexts = { default: theme('default'), dark: theme('dark'), highContrast: theme('high-contrast') };
+// What the console (launcher thread) reads; the site's own code hands in the same files' text
+// (src/site/styles/theme-sources.ts, a Vite `?inline` import, which vitest leaves empty).
+const THEME_TEXTS = readThemeTexts();
 
 const en = translator('en');
 
@@ -24,6 +22,11 @@ function pair(report: BrandContrastReport, variant: ContrastPair['variant'], sur
 }
 
 describe('brand colour contrast against the themes', () => {
+  it('reads the theme files from disk, from the source tree or the working directory', () => {
+    expect(readThemeTexts().default).toContain('--pl-surface-page');
+    expect(readThemeTexts('themes')).toEqual(readThemeTexts());
+  });
+
   it('reads the surfaces from the theme files the stylesheet embeds (the same values the themes are proven with)', () => {
     const fromFiles = themeVariants();
     const surfaces = themeSurfaces(THEME_TEXTS);
