@@ -19,6 +19,7 @@ import type { FrontCounts } from './front/front-server.ts';
 import type { PushCounts } from './push/push-receiver.ts';
 import { isSubscriptionStats, SUBSCRIPTION_STATS_CHANNEL, type SubscriptionStats } from '../subscribers/stats.ts';
 import type { TlsGateCounts } from './front/tls-gate.ts';
+import { FANOUT_STATS_CHANNEL, isFanoutStats, type FanoutStats } from './fanout/fanout-stats.ts';
 
 export interface MetricsSources {
   /** Origin of the API (scheme, host, port): requests to it are counted by status. */
@@ -189,6 +190,28 @@ const subscriptionMetrics: MetricGroup = (registry, _sources, now) => {
   return stop;
 };
 
+/** The push fan-out between replicas (fanout/fanout-stats.ts, told by the site's thread; none without DATABASE_URL). */
+const fanoutMetrics: MetricGroup = (registry, sources, now) => {
+  let fanout: FanoutStats | null = null;
+  const stop = listenOn(FANOUT_STATS_CHANNEL, (message) => {
+    if (isFanoutStats(message)) fanout = message;
+  });
+  scrapedCounter(
+    'porchlight_push_fanout_total',
+    'Push fan-out between replicas over PostgreSQL since start: sent (pushes received here, told to the others), received (told by another replica), resync (full refresh after a (re)connect of the LISTEN or a missed version), failed (could not notify; retried).',
+    () => fanout && { sent: fanout.sent, received: fanout.received, resync: fanout.resyncs, failed: fanout.failed },
+  )(registry, sources, now);
+  new Gauge({
+    name: 'porchlight_push_fanout_listening',
+    help: 'Whether the push fan-out LISTEN connection to PostgreSQL is in place (1) or reconnecting (0); absent without DATABASE_URL.',
+    registers: [registry],
+    collect() {
+      if (fanout) this.set(fanout.listening ? 1 : 0);
+    },
+  });
+  return stop;
+};
+
 /** Requests Node's parser rejected on the public port (front/public-server.ts): one plain count. */
 const rejectedRequests: MetricGroup = (registry, sources) => {
   new Counter({
@@ -228,6 +251,7 @@ const METRICS: readonly MetricGroup[] = [
   }),
   rejectedRequests,
   subscriptionMetrics,
+  fanoutMetrics,
 ];
 
 export function createMetrics(sources: MetricsSources): Metrics {

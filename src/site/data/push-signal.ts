@@ -9,13 +9,18 @@ export const PUSH_CHANNEL = 'porchlight:push';
 
 import { announcer, listenOn } from './thread-channel.ts';
 
-export type PushMessage = { type: 'push'; event: string | null } | { type: 'verified' } | { type: 'ask' };
+/**
+ * `source` 'fanout': another replica received this push and told this one over PostgreSQL
+ * (server/fanout/); the site reacts the same, only the fan-out itself tells them apart (it
+ * passes on the pushes received here, not those it brought).
+ */
+export type PushMessage = { type: 'push'; event: string | null; source?: 'fanout' } | { type: 'verified' } | { type: 'ask' };
 
 const announcePush = announcer<PushMessage>(PUSH_CHANNEL);
 
 /** A push arrived; `event` is its event name when it gave a plausible one. */
-export function signalPush(event: string | null = null): void {
-  announcePush({ type: 'push', event });
+export function signalPush(event: string | null = null, source?: 'fanout'): void {
+  announcePush(source ? { type: 'push', event, source } : { type: 'push', event });
 }
 
 /** The API has Porchlight's push channel, enabled: pushes should reach the site. */
@@ -34,7 +39,8 @@ export function askPushChannelVerified(): void {
 function isPushMessage(data: unknown): data is PushMessage {
   if (typeof data !== 'object' || data === null || !('type' in data)) return false;
   if (data.type === 'verified' || data.type === 'ask') return true;
-  return data.type === 'push' && 'event' in data && (typeof data.event === 'string' || data.event === null);
+  if (data.type !== 'push' || !('event' in data) || (typeof data.event !== 'string' && data.event !== null)) return false;
+  return !('source' in data) || data.source === 'fanout';
 }
 
 /** Calls `listener` for each message (a push, a verification, a question); returns a function that stops listening. */
