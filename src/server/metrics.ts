@@ -202,11 +202,14 @@ const fanoutMetrics: MetricGroup = (registry, sources, now) => {
     () => fanout && { sent: fanout.sent, received: fanout.received, resync: fanout.resyncs, failed: fanout.failed },
   )(registry, sources, now);
   new Gauge({
-    name: 'porchlight_push_fanout_listening',
-    help: 'Whether the push fan-out LISTEN connection to PostgreSQL is in place (1) or reconnecting (0); absent without DATABASE_URL.',
+    name: 'porchlight_push_fanout_listener',
+    help: 'The push fan-out LISTEN connection to PostgreSQL: 1 for its state now (listening, or connecting: lost and trying again), 0 for the other; absent without DATABASE_URL.',
+    labelNames: ['state'],
     registers: [registry],
     collect() {
-      if (fanout) this.set(fanout.listening ? 1 : 0);
+      if (!fanout) return;
+      this.set({ state: 'listening' }, fanout.listening ? 1 : 0);
+      this.set({ state: 'connecting' }, fanout.listening ? 0 : 1);
     },
   });
   return stop;

@@ -17,7 +17,7 @@ describe('the metrics table', () => {
       'porchlight_data_refreshes_total',
       'porchlight_front_requests_total',
       'porchlight_push_events_total',
-      'porchlight_push_fanout_listening',
+      'porchlight_push_fanout_listener',
       'porchlight_push_fanout_total',
       'porchlight_rejected_requests_total',
       'porchlight_render_duration_seconds',
@@ -45,13 +45,15 @@ describe('the metrics table', () => {
 
   it("shows the push fan-out's figures as the site's thread last told them, and nothing without them", async () => {
     metrics = createMetrics({ apiOrigin: 'http://127.0.0.1:1', front: () => null, push: () => null });
-    expect(await metrics.registry.getSingleMetricAsString('porchlight_push_fanout_listening')).not.toMatch(/^porchlight_push_fanout_listening \d/m);
+    expect(await metrics.registry.getSingleMetricAsString('porchlight_push_fanout_listener')).not.toMatch(/^porchlight_push_fanout_listener\{/m);
     announceFanoutStats({ sent: 2, received: 5, resyncs: 1, failed: 0, listening: true });
     await new Promise((resolve) => setImmediate(resolve));
     const total = await metrics.registry.getSingleMetricAsString('porchlight_push_fanout_total');
     expect(total).toContain('porchlight_push_fanout_total{result="sent"} 2');
     expect(total).toContain('porchlight_push_fanout_total{result="received"} 5');
     expect(total).toContain('porchlight_push_fanout_total{result="resync"} 1');
-    expect(await metrics.registry.getSingleMetricAsString('porchlight_push_fanout_listening')).toMatch(/^porchlight_push_fanout_listening 1$/m);
+    const listener = await metrics.registry.getSingleMetricAsString('porchlight_push_fanout_listener');
+    expect(listener).toContain('porchlight_push_fanout_listener{state="listening"} 1');
+    expect(listener).toContain('porchlight_push_fanout_listener{state="connecting"} 0');
   });
 });
