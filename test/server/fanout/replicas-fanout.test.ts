@@ -1,0 +1,154 @@
+/**
+ * Two real site replicas (the launcher, `node src/server/main.ts`, over real sockets) sharing one
+ * API process and one PostgreSQL (DATABASE_URL). The API's push channel points at replica B
+ * (its SITE_PUBLIC_URL, as if the balancer always picked B); replica C hears of changes only
+ * through the fan-out: C's data is otherwise read every 300 s (PUSH_POLL_SECONDS) and its pages
+ * list every 60 s (CACHE_FRESH_SECONDS), so every bound below (15 s) can only be met by it.
+ * Neither sets PUSH_TOKEN: they share the one kept in PostgreSQL. The latency figure itself is a
+ * benchmark (bench/fanout-latency.ts), not asserted here.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../bench/lib/free-port.ts';
+import { createClient, type ApiClient } from '../../../src/api/index.ts';
+import { isPorchlightPushUrl } from '../../../src/contract/porchlight-push.ts';
+import { startApiProcess, type ApiProcess } from '../../e2e/support/api-process.ts';
+import { startPorchlightProcess, type PorchlightProcess } from '../../e2e/support/porchlight-process.ts';
+import { DIALECTS, useDialects } from '../../support/postgres.ts';
+
+const dialects = useDialects();
+const BOUND_MS = 15_000;
+
+async function text(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  const answer = await request(url, { headers: { 'accept-encoding': 'identity', ...headers } });
+  return { status: answer.statusCode, body: await answer.body.text() };
+}
+
+/** Milliseconds until `check` holds, polled every 50 ms; fails after BOUND_MS. */
+async function within(check: () => Promise<boolean>, what: string): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    if (await check()) return performance.now() - started;
+    if (performance.now() - started > BOUND_MS) throw new Error(`${what}: not within ${BOUND_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function metric(site: PorchlightProcess, line: string): Promise<number> {
+  const body = (await text(site.metricsUrl)).body;
+  const found = body.split('\n').find((row) => row.startsWith(`${line} `));
+  return found === undefined ? Number.NaN : Number(found.slice(line.length + 1));
+}
+
+describe.runIf(DIALECTS.includes('postgres'))('two site replicas on one DATABASE_URL', () => {
+  let dir: string;
+  let api: ApiProcess;
+  let client: ApiClient;
+  let b: PorchlightProcess;
+  let c: PorchlightProcess;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pl-replicas-'));
+    api = await startApiProcess(join(dir, 'api.db'));
+    client = createClient({ baseUrl: api.url, apiKey: api.key });
+    const portB = await freePort();
+    const shared = {
+      STATUS_API_URL: api.url,
+      STATUS_API_KEY: api.key,
+      SITE_PUBLIC_URL: `http://127.0.0.1:${portB}`,
+      DATABASE_URL: dialects.postgresUrl(),
+      CACHE_FRESH_SECONDS: '60',
+      PUSH_POLL_SECONDS: '300',
+      PAGE_CACHE_SECONDS: '1',
+      HISTORY_BACKFILL_PAGES: '0',
+      METRICS_PORT: '0',
+    };
+    b = await startPorchlightProcess({ ...shared, PORT: String(portB) });
+    c = await startPorchlightProcess({ ...shared, PORT: String(await freePort()) });
+    for (const site of [b, c]) await within(async () => (await text(`${site.siteUrl}/acme`)).status === 200, 'first load');
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([b?.stop(), c?.stop()]);
+    await api?.stop();
+    await client?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('both keep one push channel, to B, with the token they share through PostgreSQL; C accepts it too', async () => {
+    let channels: string[] = [];
+    await within(async () => {
+      channels = [];
+      for await (const channel of client.notifications.listAll()) if (channel.type === 'slack' && isPorchlightPushUrl(channel.webhookUrl)) channels.push(channel.webhookUrl ?? '');
+      return channels.length === 1;
+    }, 'the push channel');
+    const url = new URL(channels[0]!);
+    expect(url.origin).toBe(new URL(b.siteUrl).origin);
+    const sql = postgres(dialects.postgresUrl(), { max: 1, onnotice: () => undefined });
+    try {
+      const [row] = await sql<{ value: string }[]>`SELECT value FROM site.site_secrets WHERE name = 'push-token'`;
+      expect(url.pathname).toBe(`/_porchlight/push/${row!.value}`);
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+    // The same token opens C's push route (a balancer may pick either).
+    const answer = await request(`${c.siteUrl}${url.pathname}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    await answer.body.dump();
+    expect(answer.statusCode).toBe(202);
+  }, 60_000);
+
+  it("a push to B shows on C's page through the fan-out (C's own push route is not used)", async () => {
+    const acceptedBefore = await metric(c, 'porchlight_push_events_total{result="accepted"}');
+    const page = (await client.statusPages.list()).data.find((candidate) => candidate.slug === 'acme')!;
+    const title = `Fan-out check ${Date.now()}`;
+    await client.incidents.create({ monitorIds: [page.monitors[0]!.monitorId], title, message: 'Looking into it.', severity: 'major' });
+    await within(async () => (await text(`${c.siteUrl}/acme`)).body.includes(title), 'the incident on C');
+    expect(await metric(c, 'porchlight_push_events_total{result="accepted"}')).toBe(acceptedBefore);
+    expect(await metric(c, 'porchlight_push_fanout_total{result="received"}')).toBeGreaterThanOrEqual(1);
+    expect(await metric(b, 'porchlight_push_fanout_total{result="sent"}')).toBeGreaterThanOrEqual(1);
+    expect(await metric(c, 'porchlight_push_fanout_listener{state="listening"}')).toBe(1);
+  }, 60_000);
+
+  it('a killed LISTEN connection reconnects and resyncs: a change no event announced shows on both', async () => {
+    const resyncsBefore = await metric(c, 'porchlight_push_fanout_total{result="resync"}');
+    const page = (await client.statusPages.list()).data.find((candidate) => candidate.slug === 'acme')!;
+    const shown = page.monitors[0]!;
+    // The page shows the monitor's own name (a page change: pushed, and fanned out).
+    const own = `Own name ${Date.now()}`;
+    await client.monitors.update(shown.monitorId, { name: own });
+    await client.statusPages.update(page.id, { monitors: page.monitors.map((entry, index) => (index === 0 ? { monitorId: entry.monitorId } : entry)) });
+    for (const site of [b, c]) await within(async () => (await text(`${site.siteUrl}/acme`)).body.includes(own), "the monitor's own name");
+    const name = `Renamed ${Date.now()}`;
+    // A rename sends no event: without the resync it would wait for the 300 s poll.
+    await client.monitors.update(shown.monitorId, { name });
+    const sql = postgres(dialects.postgresUrl(), { max: 1, onnotice: () => undefined });
+    try {
+      const killed = await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'porchlight-site-listen'`;
+      expect(killed).toHaveLength(2);
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+    for (const site of [b, c]) await within(async () => (await text(`${site.siteUrl}/acme`)).body.includes(name), 'the renamed monitor');
+    expect(await metric(c, 'porchlight_push_fanout_total{result="resync"}')).toBeGreaterThan(resyncsBefore);
+    await within(async () => (await metric(c, 'porchlight_push_fanout_listener{state="listening"}')) === 1, 'listening again');
+  }, 60_000);
+
+  it("the TLS gate answers alike on both replicas when a page's custom domain comes and goes", async () => {
+    const page = (await client.statusPages.list()).data.find((candidate) => candidate.slug === 'acme')!;
+    const domain = `status-${Date.now()}.acme.test`;
+    const gate = (site: PorchlightProcess) => text(`${site.siteUrl}/_porchlight/tls-allowed?domain=${domain}`).then((answer) => answer.status);
+    try {
+      await client.statusPages.update(page.id, { customDomain: domain });
+      for (const site of [b, c]) await within(async () => (await gate(site)) === 200, 'allowed');
+      await client.statusPages.update(page.id, { customDomain: null });
+      // The page change is pushed to B, fanned out to C: C refuses within the bound, not after its 60 s pages read.
+      for (const site of [b, c]) await within(async () => (await gate(site)) === 404, 'refused');
+    } finally {
+      await client.statusPages.update(page.id, { customDomain: page.customDomain ?? null });
+    }
+  }, 60_000);
+});
