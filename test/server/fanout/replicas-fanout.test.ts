@@ -17,6 +17,7 @@ import { freePort } from '../../../bench/lib/free-port.ts';
 import { createClient, type ApiClient } from '../../../src/api/index.ts';
 import { isPorchlightPushUrl } from '../../../src/contract/porchlight-push.ts';
 import { startApiProcess, type ApiProcess } from '../../e2e/support/api-process.ts';
+import { linkIn, startSmtpSink, type ReceivedMail, type SmtpSink } from '../../e2e/support/smtp-sink.ts';
 import { startPorchlightProcess, type PorchlightProcess } from '../../e2e/support/porchlight-process.ts';
 import { DIALECTS, useDialects } from '../../support/postgres.ts';
 
@@ -50,9 +51,11 @@ describe.runIf(DIALECTS.includes('postgres'))('two site replicas on one DATABASE
   let client: ApiClient;
   let b: PorchlightProcess;
   let c: PorchlightProcess;
+  let sink: SmtpSink;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pl-replicas-'));
+    sink = await startSmtpSink();
     api = await startApiProcess(join(dir, 'api.db'));
     client = createClient({ baseUrl: api.url, apiKey: api.key });
     const portB = await freePort();
@@ -66,6 +69,10 @@ describe.runIf(DIALECTS.includes('postgres'))('two site replicas on one DATABASE
       PAGE_CACHE_SECONDS: '1',
       HISTORY_BACKFILL_PAGES: '0',
       METRICS_PORT: '0',
+      // E-mail subscriptions on both, their store in the same database (schema subscribers).
+      SUBSCRIPTIONS: 'true',
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(sink.port),
     };
     b = await startPorchlightProcess({ ...shared, PORT: String(portB) });
     c = await startPorchlightProcess({ ...shared, PORT: String(await freePort()) });
@@ -76,6 +83,7 @@ describe.runIf(DIALECTS.includes('postgres'))('two site replicas on one DATABASE
     await Promise.all([b?.stop(), c?.stop()]);
     await api?.stop();
     await client?.close();
+    await sink?.stop();
     rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
@@ -120,7 +128,7 @@ describe.runIf(DIALECTS.includes('postgres'))('two site replicas on one DATABASE
     // The page shows the monitor's own name (a page change: pushed, and fanned out).
     const own = `Own name ${Date.now()}`;
     await client.monitors.update(shown.monitorId, { name: own });
-    await client.statusPages.update(page.id, { monitors: page.monitors.map((entry, index) => (index === 0 ? { monitorId: entry.monitorId } : entry)) });
+    await client.statusPages.update(page.id, { monitors: page.monitors.map((entry, index) => ({ monitorId: entry.monitorId, ...(index > 0 && entry.displayName ? { displayName: entry.displayName } : {}), ...(entry.sortOrder === undefined ? {} : { sortOrder: entry.sortOrder }) })) });
     for (const site of [b, c]) await within(async () => (await text(`${site.siteUrl}/acme`)).body.includes(own), "the monitor's own name");
     const name = `Renamed ${Date.now()}`;
     // A rename sends no event: without the resync it would wait for the 300 s poll.
@@ -151,4 +159,35 @@ describe.runIf(DIALECTS.includes('postgres'))('two site replicas on one DATABASE
       await client.statusPages.update(page.id, { customDomain: page.customDomain ?? null });
     }
   }, 60_000);
+
+  it('a confirmation link and a manage link made through C work on B, and one-click unsubscribe on C', async () => {
+    const address = `replicas-${Date.now()}@example.com`;
+    const subscribed = await request(`${c.siteUrl}/acme/subscribe`, { method: 'POST', body: new URLSearchParams({ email: address }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(b.siteUrl).origin } });
+    expect(subscribed.statusCode, await subscribed.body.text()).toBe(200);
+    await within(async () => sink.mailsTo(address).length === 1, 'the confirmation mail');
+    const confirm = new URL(linkIn(sink.mailsTo(address)[0]!, '/subscribe/confirm'));
+    // The link as the replica gets it: to its own address, with the link's Host (acme's custom domain).
+    const on = (site: PorchlightProcess, link: URL) => `${site.siteUrl}${link.pathname}${link.search}`;
+    const as = (link: URL) => ({ host: link.host });
+    // Shown as valid on either replica; confirmed by a post to B.
+    expect((await text(on(c, confirm), as(confirm))).status).toBe(200);
+    expect((await text(on(b, confirm), as(confirm))).status).toBe(200);
+    const token = confirm.searchParams.get('t')!;
+    const confirmed = await request(on(b, confirm), { method: 'POST', body: new URLSearchParams({ t: token }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...as(confirm) } });
+    expect(confirmed.statusCode, await confirmed.body.text()).toBe(200);
+    // An event: one mail to the subscriber (whichever replica sends it), with its signed links.
+    const page = (await client.statusPages.list()).data.find((candidate) => candidate.slug === 'acme')!;
+    await client.incidents.create({ monitorIds: [page.monitors[0]!.monitorId], title: `Mail check ${Date.now()}`, message: 'Looking into it.', severity: 'minor' });
+    await within(async () => sink.mailsTo(address).length === 2, 'the incident mail');
+    const mail: ReceivedMail = sink.mailsTo(address)[1]!;
+    const manage = new URL(linkIn(mail, '/subscribe/manage'));
+    expect((await text(on(b, manage), as(manage))).status).toBe(200);
+    expect((await text(on(c, manage), as(manage))).status).toBe(200);
+    const head = mail.raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
+    const oneClick = new URL(/^List-Unsubscribe: <([^>]+)>$/m.exec(head)![1]!);
+    const left = await request(on(c, oneClick), { method: 'POST', body: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded', ...as(oneClick) } });
+    expect(await left.body.text()).toContain('You are unsubscribed');
+    // Gone for B too.
+    expect((await text(on(b, manage), as(manage))).status).toBe(410);
+  }, 90_000);
 });
