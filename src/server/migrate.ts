@@ -10,11 +10,13 @@ import { StoreConnectError, StoreVersionError } from '../store/errors.ts';
 import { describeLocation, openDatabase, storeLocation, type StoreLocation } from '../store/location.ts';
 import { migrate, type MigrationList } from '../store/migrations.ts';
 import { SUBSCRIBER_MIGRATIONS } from '../subscribers/migrations.ts';
+import { SITE_MIGRATIONS } from './fanout/site-store.ts';
 import { loadLauncherConfig, type LauncherConfig } from './config.ts';
 
 interface MigratedStore {
   migrations: MigrationList;
-  location(config: LauncherConfig): StoreLocation;
+  /** Null: this store does not exist with these settings. */
+  location(config: LauncherConfig): StoreLocation | null;
 }
 
 /**
@@ -22,7 +24,11 @@ interface MigratedStore {
  * synchronous node:sqlite, migrated when the API opens it) joins this list once it runs on a
  * `Database` of the floor.
  */
-const STORES: readonly MigratedStore[] = [{ migrations: SUBSCRIBER_MIGRATIONS, location: (config) => storeLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) }];
+const STORES: readonly MigratedStore[] = [
+  { migrations: SUBSCRIBER_MIGRATIONS, location: (config) => storeLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) },
+  // The site replicas' push fan-out and shared push token (server/fanout/): PostgreSQL only.
+  { migrations: SITE_MIGRATIONS, location: (config) => (config.launcher.DATABASE_URL ? { dialect: 'postgres', url: config.launcher.DATABASE_URL } : null) },
+];
 
 /** Runs the migrations; resolves to the exit code. `out` gets progress, `err` one line per problem. */
 export async function runMigrate(env: NodeJS.ProcessEnv, out: (line: string) => void, err: (line: string) => void): Promise<number> {
@@ -30,6 +36,7 @@ export async function runMigrate(env: NodeJS.ProcessEnv, out: (line: string) => 
     const config = loadLauncherConfig(env);
     for (const store of STORES) {
       const location = store.location(config);
+      if (location === null) continue;
       const db = await openDatabase(location, store.migrations.store);
       try {
         const { from, to } = await migrate(db, store.migrations);
