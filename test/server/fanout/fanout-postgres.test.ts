@@ -3,7 +3,7 @@
  * listener with its event and version (never the sender's own), a killed LISTEN connection
  * (pg_terminate_backend) comes back and resyncs, the version poll catches a bump nobody
  * notified, and the push token is one for every replica. In-process pieces; the whole, across
- * real site processes, is replicas-fanout.test.ts.
+ * real site processes, is test/e2e/replicas-fanout.spec.ts.
  */
 import postgres from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -12,16 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../bench/lib/free-port.ts';
-import { createClient, type ApiClient } from '../../../src/api/index.ts';
-import { isPorchlightPushUrl } from '../../../src/contract/porchlight-push.ts';
-import { startApiProcess, type ApiProcess } from '../../e2e/support/api-process.ts';
-import { linkIn, startSmtpSink, type ReceivedMail, type SmtpSink } from '../../e2e/support/smtp-sink.ts';
-import { startPorchlightProcess, type PorchlightProcess } from '../../e2e/support/porchlight-process.ts';
-import { DIALECTS, useDialects } from '../../support/postgres.ts';
-
-const dialects = useDialects();
+import { expect, test } from '@playwright/test';
+import { freePort } from '../../bench/lib/free-port.ts';
+import { createClient, type ApiClient } from '../../src/api/index.ts';
+import { isPorchlightPushUrl } from '../../src/contract/porchlight-push.ts';
+import { startApiProcess, type ApiProcess } from './support/api-process.ts';
+import { linkIn, startSmtpSink, type ReceivedMail, type SmtpSink } from './support/smtp-sink.ts';
+import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
+import { DIALECTS, startPostgresCluster, type PostgresCluster } from '../support/postgres.ts';
 const BOUND_MS = 15_000;
 
 async function text(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
@@ -45,7 +43,10 @@ async function metric(site: PorchlightProcess, line: string): Promise<number> {
   return found === undefined ? Number.NaN : Number(found.slice(line.length + 1));
 }
 
-describe.runIf(DIALECTS.includes('postgres'))('two site replicas on one DATABASE_URL', () => {
+test.describe('two site replicas on one DATABASE_URL', () => {
+  test.skip(!DIALECTS.includes('postgres'), 'PostgreSQL 15+ is not installed');
+  let cluster: PostgresCluster;
+  let databaseUrl: string;
   let dir: string;
   let api: ApiProcess;
   let client: ApiClient;
@@ -53,7 +54,10 @@ describe.runIf(DIALECTS.includes('postgres'))('two site replicas on one DATABASE
   let c: PorchlightProcess;
   let sink: SmtpSink;
 
-  beforeAll(async () => {
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    cluster = await startPostgresCluster();
+    databaseUrl = await cluster.createDatabase('porchlight_replicas');
     dir = mkdtempSync(join(tmpdir(), 'pl-replicas-'));
     sink = await startSmtpSink();
     api = await startApiProcess(join(dir, 'api.db'));
@@ -63,7 +67,7 @@ describe.runIf(DIALECTS.includes('postgres'))('two site replicas on one DATABASE
       STATUS_API_URL: api.url,
       STATUS_API_KEY: api.key,
       SITE_PUBLIC_URL: `http://127.0.0.1:${portB}`,
-      DATABASE_URL: dialects.postgresUrl(),
+      DATABASE_URL: databaseUrl,
       CACHE_FRESH_SECONDS: '60',
       PUSH_POLL_SECONDS: '300',
       PAGE_CACHE_SECONDS: '1',
@@ -77,17 +81,20 @@ describe.runIf(DIALECTS.includes('postgres'))('two site replicas on one DATABASE
     b = await startPorchlightProcess({ ...shared, PORT: String(portB) });
     c = await startPorchlightProcess({ ...shared, PORT: String(await freePort()) });
     for (const site of [b, c]) await within(async () => (await text(`${site.siteUrl}/acme`)).status === 200, 'first load');
-  }, 120_000);
+  });
 
-  afterAll(async () => {
+  test.afterAll(async () => {
+    test.setTimeout(60_000);
     await Promise.all([b?.stop(), c?.stop()]);
     await api?.stop();
     await client?.close();
     await sink?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+    cluster?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 
-  it('both keep one push channel, to B, with the token they share through PostgreSQL; C accepts it too', async () => {
+  test('both keep one push channel, to B, with the token they share through PostgreSQL; C accepts it too', async () => {
+    test.setTimeout(90_000);
     let channels: string[] = [];
     await within(async () => {
       channels = [];
@@ -96,7 +103,7 @@ describe.runIf(DIALECTS.includes('postgres'))('two site replicas on one DATABASE
     }, 'the push channel');
     const url = new URL(channels[0]!);
     expect(url.origin).toBe(new URL(b.siteUrl).origin);
-    const sql = postgres(dialects.postgresUrl(), { max: 1, onnotice: () => undefined });
+    const sql = postgres(databaseUrl, { max: 1, onnotice: () => undefined });
     try {
       const [row] = await sql<{ value: string }[]>`SELECT value FROM site.site_secrets WHERE name = 'push-token'`;
       expect(url.pathname).toBe(`/_porchlight/push/${row!.value}`);
@@ -107,9 +114,10 @@ describe.runIf(DIALECTS.includes('postgres'))('two site replicas on one DATABASE
     const answer = await request(`${c.siteUrl}${url.pathname}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
     await answer.body.dump();
     expect(answer.statusCode).toBe(202);
-  }, 60_000);
+  });
 
-  it("a push to B shows on C's page through the fan-out (C's own push route is not used)", async () => {
+  test("a push to B shows on C's page through the fan-out (C's own push route is not used)", async () => {
+    test.setTimeout(90_000);
     const acceptedBefore = await metric(c, 'porchlight_push_events_total{result="accepted"}');
     const page = (await client.statusPages.list()).data.find((candidate) => candidate.slug === 'acme')!;
     const title = `Fan-out check ${Date.now()}`;
@@ -119,9 +127,10 @@ describe.runIf(DIALECTS.includes('postgres'))('two site replicas on one DATABASE
     expect(await metric(c, 'porchlight_push_fanout_total{result="received"}')).toBeGreaterThanOrEqual(1);
     expect(await metric(b, 'porchlight_push_fanout_total{result="sent"}')).toBeGreaterThanOrEqual(1);
     expect(await metric(c, 'porchlight_push_fanout_listener{state="listening"}')).toBe(1);
-  }, 60_000);
+  });
 
-  it('a killed LISTEN connection reconnects and resyncs: a change no event announced shows on both', async () => {
+  test('a killed LISTEN connection reconnects and resyncs: a change no event announced shows on both', async () => {
+    test.setTimeout(90_000);
     const resyncsBefore = await metric(c, 'porchlight_push_fanout_total{result="resync"}');
     const page = (await client.statusPages.list()).data.find((candidate) => candidate.slug === 'acme')!;
     const shown = page.monitors[0]!;
@@ -133,7 +142,7 @@ describe.runIf(DIALECTS.includes('postgres'))('two site replicas on one DATABASE
     const name = `Renamed ${Date.now()}`;
     // A rename sends no event: without the resync it would wait for the 300 s poll.
     await client.monitors.update(shown.monitorId, { name });
-    const sql = postgres(dialects.postgresUrl(), { max: 1, onnotice: () => undefined });
+    const sql = postgres(databaseUrl, { max: 1, onnotice: () => undefined });
     try {
       const killed = await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'porchlight-site-listen'`;
       expect(killed).toHaveLength(2);
@@ -143,9 +152,10 @@ describe.runIf(DIALECTS.includes('postgres'))('two site replicas on one DATABASE
     for (const site of [b, c]) await within(async () => (await text(`${site.siteUrl}/acme`)).body.includes(name), 'the renamed monitor');
     expect(await metric(c, 'porchlight_push_fanout_total{result="resync"}')).toBeGreaterThan(resyncsBefore);
     await within(async () => (await metric(c, 'porchlight_push_fanout_listener{state="listening"}')) === 1, 'listening again');
-  }, 60_000);
+  });
 
-  it("the TLS gate answers alike on both replicas when a page's custom domain comes and goes", async () => {
+  test("the TLS gate answers alike on both replicas when a page's custom domain comes and goes", async () => {
+    test.setTimeout(90_000);
     const page = (await client.statusPages.list()).data.find((candidate) => candidate.slug === 'acme')!;
     const domain = `status-${Date.now()}.acme.test`;
     const gate = (site: PorchlightProcess) => text(`${site.siteUrl}/_porchlight/tls-allowed?domain=${domain}`).then((answer) => answer.status);
@@ -158,9 +168,10 @@ describe.runIf(DIALECTS.includes('postgres'))('two site replicas on one DATABASE
     } finally {
       await client.statusPages.update(page.id, { customDomain: page.customDomain ?? null });
     }
-  }, 60_000);
+  });
 
-  it('a confirmation link and a manage link made through C work on B, and one-click unsubscribe on C', async () => {
+  test('a confirmation link and a manage link made through C work on B, and one-click unsubscribe on C', async () => {
+    test.setTimeout(90_000);
     const address = `replicas-${Date.now()}@example.com`;
     const subscribed = await request(`${c.siteUrl}/acme/subscribe`, { method: 'POST', body: new URLSearchParams({ email: address }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(b.siteUrl).origin } });
     expect(subscribed.statusCode, await subscribed.body.text()).toBe(200);
@@ -189,5 +200,5 @@ describe.runIf(DIALECTS.includes('postgres'))('two site replicas on one DATABASE
     expect(await left.body.text()).toContain('You are unsubscribed');
     // Gone for B too.
     expect((await text(on(b, manage), as(manage))).status).toBe(410);
-  }, 90_000);
+  });
 });
