@@ -54,7 +54,7 @@ export async function startFanout(settings: FanoutSettings, log: Logger = create
       stats.resyncs += 1;
       tell();
       log.info({ event: 'fanout-resync', why }, `push fan-out: full resync (${why})`);
-      signalPush(null, 'fanout');
+      signalPush(null, 'resync');
     };
 
     /** A push received here that the others have not been told of yet (PostgreSQL was unreachable). */
@@ -73,7 +73,7 @@ export async function startFanout(settings: FanoutSettings, log: Logger = create
       tell();
     };
     const stopHearingPushes = onPush((message) => {
-      if (message.type === 'push' && message.source !== 'fanout') void notify(message.event);
+      if (message.type === 'push' && message.source === undefined) void notify(message.event);
     });
 
     const listener = listenForReplicas(settings.databaseUrl, {

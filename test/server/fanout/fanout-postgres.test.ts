@@ -13,6 +13,10 @@ import { notifyReplicas } from '../../../src/server/fanout/fanout-notifier.ts';
 import { migrateSiteStore, readSiteVersion, sharedSecret } from '../../../src/server/fanout/site-store.ts';
 import { pollSiteVersion } from '../../../src/server/fanout/version-poll.ts';
 import { listenPostgres } from '../../../src/store/postgres-listen.ts';
+import { startFanout } from '../../../src/server/fanout/fanout.ts';
+import { PUSH_TOKEN_PATTERN } from '../../../src/server/push/push-token.ts';
+import { encodeFanoutMessage, parseFanoutMessage } from '../../../src/server/fanout/fanout-message.ts';
+import { onPush, signalPush, type PushMessage } from '../../../src/site/data/push-signal.ts';
 import { PostgresDatabase } from '../../../src/store/postgres.ts';
 import { DIALECTS, useDialects } from '../../support/postgres.ts';
 
@@ -148,5 +152,35 @@ describe.runIf(DIALECTS.includes('postgres'))('the push fan-out on PostgreSQL', 
     expect(listener.state()).toBe('closed');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(states).toEqual(['closed']);
+  });
+
+  it('startFanout: a resync on listening, a push received here notified (once), another replica\'s heard as a push from the fan-out', async () => {
+    const heard: PushMessage[] = [];
+    cleanups.push(onPush((message) => heard.push(message)));
+    const sent: string[] = [];
+    const observer = listenPostgres(dialects.postgresUrl(), { channel: FANOUT_CHANNEL, onNotify: (payload) => sent.push(payload), onListening: () => undefined });
+    cleanups.push(() => observer.close());
+    await until(() => observer.state() === 'listening');
+    const fanout = await startFanout({ databaseUrl: dialects.postgresUrl(), versionPollSeconds: 60 });
+    cleanups.push(() => fanout.stop());
+    // The one every replica of this database uses (an earlier test of this file stored it).
+    expect(fanout.sharedPushToken).toMatch(PUSH_TOKEN_PATTERN);
+    expect(await sharedSecret(await siteStore(), 'push-token', () => 'not-this-one-cccccccccccccccccccccccccc')).toBe(fanout.sharedPushToken);
+    // Listening: a resync, which names nothing and is no push of this process's route.
+    await until(() => heard.some((message) => message.type === 'push' && message.source === 'resync'));
+    expect(sent).toEqual([]);
+    // A push from this process's route: told to the others with its event.
+    signalPush('onIncidentCreated');
+    await until(() => sent.length === 1);
+    expect(parseFanoutMessage(sent[0]!)).toMatchObject({ event: 'onIncidentCreated' });
+    // Another replica's: a push here, from the fan-out, not sent on again.
+    const admin = postgres(dialects.postgresUrl(), { max: 1, onnotice: () => undefined });
+    cleanups.push(() => admin.end({ timeout: 5 }));
+    await admin`SELECT pg_notify(${FANOUT_CHANNEL}, ${encodeFanoutMessage({ version: 99, event: 'onMonitorDown', replica: 'someone-else' })})`;
+    await until(() => heard.some((message) => message.type === 'push' && message.source === 'fanout'));
+    expect(heard.filter((message) => message.type === 'push' && message.source === 'fanout')).toEqual([{ type: 'push', event: 'onMonitorDown', source: 'fanout' }]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sent).toHaveLength(2);
+    expect(parseFanoutMessage(sent[1]!)?.replica).toBe('someone-else');
   });
 });
