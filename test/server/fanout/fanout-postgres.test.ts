@@ -86,7 +86,8 @@ describe.runIf(DIALECTS.includes('postgres'))('the push fan-out on PostgreSQL', 
     const admin = postgres(dialects.postgresUrl(), { max: 1, onnotice: () => undefined });
     cleanups.push(() => admin.end({ timeout: 5 }));
     const killed = await admin`SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = 'porchlight-site-listen'`;
-    expect(killed).toHaveLength(1);
+    // At least this one (a backend of an earlier test's closed listener may still be on its way out).
+    expect(killed.length).toBeGreaterThanOrEqual(1);
     await until(() => resyncs === 2);
     expect(states).toEqual(['listening', 'connecting', 'listening']);
     expect(listener.state()).toBe('listening');
