@@ -99,7 +99,11 @@ export interface ThrottleKey {
 }
 
 export class AudienceStore {
-  private constructor(private readonly db: Database) {}
+  private readonly db: Database;
+
+  private constructor(db: Database) {
+    this.db = db;
+  }
 
   static async open(location: StoreLocation): Promise<AudienceStore> {
     const db = await openDatabase(location, AUDIENCE_MIGRATIONS.store);

@@ -24,6 +24,10 @@ import { createPublicServer } from './front/public-server.ts';
 import { drain } from './drain.ts';
 import { createPushReceiver } from './push/push-receiver.ts';
 import { createTlsGate } from './front/tls-gate.ts';
+import { createPrivateRelay } from './front/private-relay.ts';
+import { clientAddressResolver } from '../audiences/client-address.ts';
+import { viewerCookieName } from '../audiences/gated-routes.ts';
+import { storeLocation } from '../store/location.ts';
 import { loopbackOrigin, planPush, pushUrl, type PushPlan } from './push/push-setup.ts';
 import type { KeepPushChannelMessage } from './push/push-keeper.ts';
 import { pushToken } from './push/push-token.ts';
@@ -196,7 +200,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   const frontLog = createLogger('front');
 
   // The site shows the form, and tells its snapshots, only when subscriptions run.
-  const site = await startSiteThread(siteConfigOf(config.site, config.languages, { api: { url: apiUrl, key: apiKey }, subscriptions: subscriptions !== null, subscribeFormOrigin: null }));
+  const site = await startSiteThread(siteConfigOf(config.site, config.languages, { api: { url: apiUrl, key: apiKey }, subscriptions: subscriptions !== null, subscribeFormOrigin: null, audiences: storeLocation(config.launcher.DATABASE_URL, config.launcher.AUDIENCES_DB) }));
   const tlsGate = createTlsGate({
     publicHostName: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL).hostname : null,
   });
@@ -216,6 +220,11 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     push: receiver,
     ...(subscriptions ? { subscriptions: subscriptions.relay } : {}),
     tlsGate,
+    private: createPrivateRelay({
+      upstream: site.origin,
+      clientAddress: clientAddressResolver(config.launcher.TRUSTED_PROXIES),
+      cookieNames: [viewerCookieName(true), viewerCookieName(false)],
+    }),
     ...(config.site.SITE_PUBLIC_URL ? { publicHost: new URL(config.site.SITE_PUBLIC_URL).host } : {}),
     log: (line) => frontLog.warn(line),
     debug: (line) => frontLog.debug(line),

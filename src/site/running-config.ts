@@ -7,6 +7,7 @@
  */
 import type { LanguageSettings } from './i18n/settings.ts';
 import type { SiteEnv, ThemeName } from './config.ts';
+import type { StoreLocation } from '../store/location.ts';
 
 export interface SiteConfig {
   apiUrl: string;
@@ -33,6 +34,8 @@ export interface SiteConfig {
   subscriptions: boolean;
   /** Null: the form posts to the page's own `subscribe` route; else to the page's route there (static export). */
   subscribeFormOrigin: string | null;
+  /** Where the audiences of non-public pages are kept (docs/private-pages.md); null: no page has one (the static export). */
+  audiences: StoreLocation | null;
 }
 
 /** What is known only once Porchlight runs, not from the environment alone. */
@@ -40,6 +43,7 @@ export interface SiteRunFacts {
   api: { url: string; key: string };
   subscriptions: boolean;
   subscribeFormOrigin: string | null;
+  audiences: StoreLocation | null;
 }
 
 /** The site's configuration from the parsed settings (`languages`: config.ts's languageSettings) and the run's facts. */
@@ -59,6 +63,7 @@ export function siteConfigOf(env: SiteEnv, languages: LanguageSettings, run: Sit
     cardFontFiles: env.CARD_FONT_FILES ?? [],
     subscriptions: run.subscriptions,
     subscribeFormOrigin: run.subscribeFormOrigin,
+    audiences: run.audiences,
   };
 }
 
