@@ -20,6 +20,7 @@ import { announceDataFetchedAt } from './data-age.ts';
 import { onDataWanted } from './data-wanted.ts';
 import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { announceHiddenPages, hiddenPages } from './hidden-pages.ts';
+import { notePagesLoaded } from './loaded-pages.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
 import { askPushChannelVerified, onPush, type PushMessage } from './push-signal.ts';
 import { RateLimitPacer } from './rate-limit-pacer.ts';
@@ -169,6 +170,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
       const hidden = announced ? hiddenPages(announced.pages, snapshot.pages) : null;
       if (hidden) announceHiddenPages(hidden);
       announceCustomDomains(snapshot.pages);
+      notePagesLoaded(snapshot.pages);
       // Nothing new (the pages list read again, unchanged): the domains answer the TLS gate's ask; the rest stands.
       if (snapshot === announced) return;
       announced = snapshot;
@@ -182,6 +184,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     onRestored: (snapshot) => {
       announced = snapshot;
       announceCustomDomains(snapshot.pages);
+      notePagesLoaded(snapshot.pages);
       announceDataVersion(dataVersionOf(snapshot.fetchedAt));
       if (config.subscriptions) announceSnapshot('restored', snapshot);
     },
