@@ -1,7 +1,7 @@
 /**
  * `npm run migrate`: brings the schema of each of Porchlight's stores to this code's version and
  * does nothing else (no server, no threads), so that a deployment can migrate once before its
- * replicas start. Reads the same settings as `npm start` (DATABASE_URL, SUBSCRIBERS_DB). On
+ * replicas start. Reads the same settings as `npm start` (DATABASE_URL, SUBSCRIBERS_DB; the sign-in store's auth.db sits beside the subscribers' file). On
  * PostgreSQL, processes migrating at once take turns under an advisory lock; a database newer
  * than the code is refused, with nothing written. Problems: one line on stderr, exit 1.
  */
@@ -10,6 +10,8 @@ import { StoreConnectError, StoreVersionError } from '../store/errors.ts';
 import { describeLocation, openDatabase, storeLocation, type StoreLocation } from '../store/location.ts';
 import { migrate, type MigrationList } from '../store/migrations.ts';
 import { SUBSCRIBER_MIGRATIONS } from '../subscribers/migrations.ts';
+import { AUTH_MIGRATIONS } from '../auth/migrations.ts';
+import { authLocation } from '../auth/location.ts';
 import { loadLauncherConfig, type LauncherConfig } from './config.ts';
 
 interface MigratedStore {
@@ -22,7 +24,11 @@ interface MigratedStore {
  * synchronous node:sqlite, migrated when the API opens it) joins this list once it runs on a
  * `Database` of the floor.
  */
-const STORES: readonly MigratedStore[] = [{ migrations: SUBSCRIBER_MIGRATIONS, location: (config) => storeLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) }];
+const STORES: readonly MigratedStore[] = [
+  { migrations: SUBSCRIBER_MIGRATIONS, location: (config) => storeLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) },
+  // Sessions and the sign-in throttle (src/auth/): auth.db beside the subscribers' file, or the schema `auth`.
+  { migrations: AUTH_MIGRATIONS, location: (config) => authLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) },
+];
 
 /** Runs the migrations; resolves to the exit code. `out` gets progress, `err` one line per problem. */
 export async function runMigrate(env: NodeJS.ProcessEnv, out: (line: string) => void, err: (line: string) => void): Promise<number> {
