@@ -33,23 +33,17 @@ const tables = (time: string) => `
   );
   CREATE INDEX invitations_page ON invitations (page_id);
 
-  -- A viewer's session: the cookie carries a random token, the row its SHA-256.
-  CREATE TABLE viewer_sessions (
-    token_hash TEXT PRIMARY KEY,
-    created_at ${time} NOT NULL,
-    last_seen_at ${time} NOT NULL,
-    expires_at ${time} NOT NULL
-  );
-
-  -- Which pages a session may read, and through which way in (for the operator's eyes).
+  -- Which pages a viewer may read, and through which way in. A viewer is the subject
+  -- (kind 'viewer') of sessions in the sign-in store (src/auth/session-store.ts).
   CREATE TABLE viewer_grants (
-    token_hash TEXT NOT NULL REFERENCES viewer_sessions (token_hash) ON DELETE CASCADE,
+    viewer_id TEXT NOT NULL,
     page_id TEXT NOT NULL,
     via TEXT NOT NULL,
     subject TEXT NOT NULL,
     -- The invitation this grant came through: revoking it ends the grant.
     invitation_id TEXT,
-    PRIMARY KEY (token_hash, page_id)
+    created_at ${time} NOT NULL,
+    PRIMARY KEY (viewer_id, page_id)
   );
 
   -- Per-viewer feed and calendar addresses: the URL carries the token, the row its SHA-256.
@@ -63,18 +57,12 @@ const tables = (time: string) => `
   );
   CREATE INDEX feed_tokens_page ON feed_tokens (page_id);
 
-  -- Failed passphrase attempts per key (a page, a page and an address): growing delays.
-  CREATE TABLE sign_in_failures (
-    key TEXT PRIMARY KEY,
-    failures INTEGER NOT NULL,
-    blocked_until ${time} NOT NULL
-  );
 `;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
-    description: 'page access, invitations, viewer sessions, feed tokens, sign-in failures',
+    description: 'page access, invitations, viewer grants, feed tokens',
     scripts: { sqlite: tables('TEXT'), postgres: tables('timestamptz') },
   },
 ];

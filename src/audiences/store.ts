@@ -1,12 +1,13 @@
 /**
- * The audiences store (docs/private-pages.md): per-page access settings, invitations, viewers'
- * sessions and feed tokens, and sign-in failures, on the storage floor (a SQLite file,
+ * The audiences store (docs/private-pages.md): per-page access settings, invitations, what each
+ * viewer may read, and feed tokens, on the storage floor (a SQLite file,
  * AUDIENCES_DB, or the schema `audiences` of the PostgreSQL database at DATABASE_URL).
- * Secrets are kept as hashes (sessions, feed tokens, the passphrase); invitation links are
+ * Sessions and the sign-in throttle are the sign-in store's (src/auth/). Secrets are kept as
+ * hashes (feed tokens, the passphrase); invitation links are
  * signed with the store's own key.
  */
 import { randomBytes } from 'node:crypto';
-import type { Database, Sql } from '../store/database.ts';
+import type { Database } from '../store/database.ts';
 import { newId } from '../store/ids.ts';
 import { openDatabase, type StoreLocation } from '../store/location.ts';
 import { migrate } from '../store/migrations.ts';
@@ -47,20 +48,15 @@ export interface Invitation {
 }
 
 /** How a viewer came in: for the operator, and to end what an invitation opened when it is revoked. */
+export const GRANT_WAYS = ['invitation', 'passphrase', 'oidc'] as const;
+
 export interface GrantSource {
-  via: 'invitation' | 'passphrase' | 'oidc' | 'address';
+  via: (typeof GRANT_WAYS)[number];
   /** The invitation's label, the e-mail address, `passphrase`. */
   subject: string;
   invitationId: string | null;
 }
 
-/** A session ends this long after its last use... */
-export const SESSION_IDLE_MS = 2 * 3600_000;
-/** ...and this long after it began, whatever happens. */
-export const SESSION_ABSOLUTE_MS = 12 * 3600_000;
-/** Failed passphrases allowed per key before each next attempt waits (1 s, 2 s, 4 s … up to 15 min). */
-export const FREE_FAILURES = 5;
-const MAX_BLOCK_MS = 15 * 60_000;
 
 function isOidc(value: unknown): value is OidcSettings {
   if (typeof value !== 'object' || value === null) return false;
@@ -85,17 +81,6 @@ function accessOf(row: Row): PageAccess {
 function invitationOf(row: Row): Invitation {
   const r = readRow('invitations', row);
   return { id: r.text('id'), pageId: r.text('page_id'), label: r.text('label'), expiresAt: r.time('expires_at'), revokedAt: r.timeOrNull('revoked_at'), createdAt: r.time('created_at') };
-}
-
-/** The blocking delay after `failures` failures: none for the first few, then doubling. */
-export function blockAfter(failures: number, free = FREE_FAILURES): number {
-  return failures < free ? 0 : Math.min(1000 * 2 ** (failures - free), MAX_BLOCK_MS);
-}
-
-/** A throttle key and the failures it allows before delays start. */
-export interface ThrottleKey {
-  key: string;
-  free: number;
 }
 
 export class AudienceStore {
@@ -152,7 +137,7 @@ export class AudienceStore {
     });
   }
 
-  /** Removes a page's audience: every session's grant, feed token and invitation of it goes too. */
+  /** Removes a page's audience: every viewer's grant, feed token and invitation of it goes too. */
   async removeAccess(pageId: string): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const { changes } = await tx.run('DELETE FROM page_access WHERE page_id = ?', pageId);
@@ -173,7 +158,7 @@ export class AudienceStore {
     return (await this.db.all('SELECT * FROM invitations WHERE page_id = ? ORDER BY created_at, id', pageId)).map(invitationOf);
   }
 
-  /** Revokes one invitation: the sessions and feed addresses it opened stop at once. */
+  /** Revokes one invitation: the grants and feed addresses it opened stop at once. */
   async revokeInvitation(id: string, now = Date.now()): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const { changes } = await tx.run('UPDATE invitations SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', storedTime(now), id);
@@ -191,53 +176,25 @@ export class AudienceStore {
     return row ? invitationOf(row) : null;
   }
 
-  /**
-   * Lets a session read a page: the session named by `token` when it is alive, else a new one.
-   * Resolves to the session's token (to be set as the cookie).
-   */
-  async grant(token: string | null, pageId: string, source: GrantSource, now = Date.now()): Promise<string> {
-    return this.db.transaction(async (tx) => {
-      let session = token !== null && (await this.alive(tx, tokenHash(token), now)) ? token : null;
-      if (session === null) {
-        session = randomToken();
-        await tx.run('INSERT INTO viewer_sessions (token_hash, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?)', tokenHash(session), storedTime(now), storedTime(now), storedTime(now + SESSION_ABSOLUTE_MS));
-      }
-      await tx.run(
-        `INSERT INTO viewer_grants (token_hash, page_id, via, subject, invitation_id) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (token_hash, page_id) DO UPDATE SET via = excluded.via, subject = excluded.subject, invitation_id = excluded.invitation_id`,
-        tokenHash(session), pageId, source.via, source.subject, source.invitationId,
-      );
-      return session;
-    });
+  /** Lets a viewer (the subject of their sessions) read a page, through `source`. */
+  async grant(viewerId: string, pageId: string, source: GrantSource, now = Date.now()): Promise<void> {
+    await this.db.run(
+      `INSERT INTO viewer_grants (viewer_id, page_id, via, subject, invitation_id, created_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (viewer_id, page_id) DO UPDATE SET via = excluded.via, subject = excluded.subject, invitation_id = excluded.invitation_id, created_at = excluded.created_at`,
+      viewerId, pageId, source.via, source.subject, source.invitationId, storedTime(now),
+    );
   }
 
-  private async alive(sql: Sql, hash: string, now: number): Promise<boolean> {
-    const row = await sql.get('SELECT 1 AS found FROM viewer_sessions WHERE token_hash = ? AND expires_at > ? AND last_seen_at > ?', hash, storedTime(now), storedTime(now - SESSION_IDLE_MS));
-    return row !== undefined;
-  }
-
-  /**
-   * What a session may read now: the grant of `pageId` (with how it came in), or null. A use
-   * keeps the session alive (its last use is written at most once a minute).
-   */
-  async sessionGrant(token: string, pageId: string, now = Date.now()): Promise<GrantSource | null> {
-    const hash = tokenHash(token);
+  /** How a viewer may read a page now, or null (never granted, removed, or its invitation revoked or expired). */
+  async grantOf(viewerId: string, pageId: string, now = Date.now()): Promise<GrantSource | null> {
     const row = await this.db.get(
-      `SELECT g.via, g.subject, g.invitation_id, s.last_seen_at FROM viewer_grants g JOIN viewer_sessions s ON s.token_hash = g.token_hash
-       LEFT JOIN invitations i ON i.id = g.invitation_id
-       WHERE g.token_hash = ? AND g.page_id = ? AND s.expires_at > ? AND s.last_seen_at > ?
-         AND (g.invitation_id IS NULL OR (i.revoked_at IS NULL AND i.expires_at > ?))`,
-      hash, pageId, storedTime(now), storedTime(now - SESSION_IDLE_MS), storedTime(now),
+      `SELECT g.via, g.subject, g.invitation_id FROM viewer_grants g LEFT JOIN invitations i ON i.id = g.invitation_id
+       WHERE g.viewer_id = ? AND g.page_id = ? AND (g.invitation_id IS NULL OR (i.revoked_at IS NULL AND i.expires_at > ?))`,
+      viewerId, pageId, storedTime(now),
     );
     if (!row) return null;
     const r = readRow('viewer_grants', row);
-    if (now - r.time('last_seen_at') > 60_000) await this.db.run('UPDATE viewer_sessions SET last_seen_at = ? WHERE token_hash = ?', storedTime(now), hash);
-    return { via: r.oneOf('via', ['invitation', 'passphrase', 'oidc', 'address'] as const), subject: r.text('subject'), invitationId: r.textOrNull('invitation_id') };
-  }
-
-  /** Ends a session (sign-out). */
-  async endSession(token: string): Promise<void> {
-    await this.db.run('DELETE FROM viewer_sessions WHERE token_hash = ?', tokenHash(token));
+    return { via: r.oneOf('via', GRANT_WAYS), subject: r.text('subject'), invitationId: r.textOrNull('invitation_id') };
   }
 
   /** A new feed address token for a viewer of a page (shown once; the store keeps its hash). */
@@ -268,38 +225,5 @@ export class AudienceStore {
       ? await this.db.run('UPDATE feed_tokens SET revoked_at = ? WHERE page_id = ? AND revoked_at IS NULL', storedTime(now), pageId)
       : await this.db.run('UPDATE feed_tokens SET revoked_at = ? WHERE page_id = ? AND subject = ? AND revoked_at IS NULL', storedTime(now), pageId, subject);
     return changes;
-  }
-
-  /** How long (ms) an attempt under these keys must still wait; 0: it may go on. */
-  async blockedFor(keys: readonly ThrottleKey[], now = Date.now()): Promise<number> {
-    let wait = 0;
-    for (const { key } of keys) {
-      const row = await this.db.get('SELECT blocked_until FROM sign_in_failures WHERE key = ?', key);
-      if (row) wait = Math.max(wait, readRow('sign_in_failures', row).time('blocked_until') - now);
-    }
-    return wait;
-  }
-
-  /** Counts a failed attempt under each key; resolves to the longest wait it now causes. */
-  async recordFailure(keys: readonly ThrottleKey[], now = Date.now()): Promise<number> {
-    return this.db.transaction(async (tx) => {
-      let wait = 0;
-      for (const { key, free } of keys) {
-        const row = await tx.get('SELECT failures FROM sign_in_failures WHERE key = ?', key);
-        const failures = (row ? readRow('sign_in_failures', row).int('failures') : 0) + 1;
-        const block = blockAfter(failures, free);
-        wait = Math.max(wait, block);
-        await tx.run(
-          `INSERT INTO sign_in_failures (key, failures, blocked_until) VALUES (?, ?, ?)
-           ON CONFLICT (key) DO UPDATE SET failures = excluded.failures, blocked_until = excluded.blocked_until`,
-          key, failures, storedTime(now + block),
-        );
-      }
-      return wait;
-    });
-  }
-
-  async clearFailures(keys: readonly ThrottleKey[]): Promise<void> {
-    for (const { key } of keys) await this.db.run('DELETE FROM sign_in_failures WHERE key = ?', key);
   }
 }

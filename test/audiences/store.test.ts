@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AudienceStore, blockAfter, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, type GrantSource } from '../../src/audiences/store.ts';
+import { AudienceStore, type GrantSource } from '../../src/audiences/store.ts';
 import { DIALECTS, useDialects } from '../support/postgres.ts';
 
 const T0 = Date.UTC(2026, 10, 28, 10);
@@ -38,50 +38,29 @@ describe.each(DIALECTS)('AudienceStore on %s', (dialect) => {
     expect(await store.openInvitation(`${invitation.id}.${'A'.repeat(43)}`, T0)).toBeNull();
     expect(await store.openInvitation(invitation.id, T0)).toBeNull();
     expect(await store.openInvitation(token, T0 + 3600_000)).toBeNull();
-    // A session it opened ends with its revocation, and so do its feed addresses.
+    // What it opened ends with its revocation: the viewer's grant and feed addresses.
     const source: GrantSource = { via: 'invitation', subject: 'Ops team', invitationId: invitation.id };
-    const session = await store.grant(null, 'page_x', source, T0);
+    await store.grant('vwr_a', 'page_x', source, T0);
     const feed = await store.newFeedToken('page_x', source, T0);
-    expect(await store.sessionGrant(session, 'page_x', T0)).toEqual(source);
+    expect(await store.grantOf('vwr_a', 'page_x', T0)).toEqual(source);
     expect(await store.feedTokenPage(feed, T0)).toBe('page_x');
+    // An expired invitation's grant ends with it too.
+    expect(await store.grantOf('vwr_a', 'page_x', T0 + 3600_000)).toBeNull();
     expect(await store.revokeInvitation(invitation.id, T0 + 1)).toBe(true);
     expect(await store.openInvitation(token, T0 + 2)).toBeNull();
-    expect(await store.sessionGrant(session, 'page_x', T0 + 2)).toBeNull();
+    expect(await store.grantOf('vwr_a', 'page_x', T0 + 2)).toBeNull();
     expect(await store.feedTokenPage(feed, T0 + 2)).toBeNull();
     expect((await store.invitations('page_x'))[0]?.revokedAt).toBe(T0 + 1);
   });
 
-  it('ends a session after its idle time or its absolute time, and grants only the pages it was given', async () => {
+  it('grants a viewer only the pages it was given', async () => {
     const store = await open();
-    const session = await store.grant(null, 'page_x', viaPassphrase, T0);
-    expect(await store.sessionGrant(session, 'page_y', T0)).toBeNull();
-    expect(await store.sessionGrant('not-a-session', 'page_x', T0)).toBeNull();
-    // The same session gains a second page.
-    expect(await store.grant(session, 'page_y', viaPassphrase, T0)).toBe(session);
-    expect(await store.sessionGrant(session, 'page_y', T0 + SESSION_IDLE_MS - 1)).not.toBeNull();
-    // Used just now: alive past the first idle bound, until the absolute one.
-    let at = T0 + SESSION_IDLE_MS - 1;
-    while (at + SESSION_IDLE_MS / 2 < T0 + SESSION_ABSOLUTE_MS) {
-      at += SESSION_IDLE_MS / 2;
-      expect(await store.sessionGrant(session, 'page_x', at)).not.toBeNull();
-    }
-    expect(await store.sessionGrant(session, 'page_x', T0 + SESSION_ABSOLUTE_MS)).toBeNull();
-    const idle = await store.grant(null, 'page_x', viaPassphrase, T0);
-    expect(await store.sessionGrant(idle, 'page_x', T0 + SESSION_IDLE_MS + 1)).toBeNull();
-    // A dead session is not revived by a new grant: a new one is made.
-    expect(await store.grant(idle, 'page_x', viaPassphrase, T0 + SESSION_IDLE_MS + 1)).not.toBe(idle);
-  });
-
-  it('slows failed attempts down per key, with growing waits', async () => {
-    const store = await open();
-    const keys = [{ key: 'page_x 192.0.2.1', free: 5 }];
-    const waits: number[] = [];
-    for (let attempt = 0; attempt < 10; attempt += 1) waits.push(await store.recordFailure(keys, T0));
-    expect(waits).toEqual([0, 0, 0, 0, 1000, 2000, 4000, 8000, 16000, 32000]);
-    expect(await store.blockedFor(keys, T0 + 1000)).toBe(31_000);
-    expect(await store.blockedFor([{ key: 'page_x 192.0.2.2', free: 5 }], T0)).toBe(0);
-    await store.clearFailures(keys);
-    expect(await store.blockedFor(keys, T0)).toBe(0);
+    await store.grant('vwr_a', 'page_x', viaPassphrase, T0);
+    expect(await store.grantOf('vwr_a', 'page_x', T0)).toEqual(viaPassphrase);
+    expect(await store.grantOf('vwr_a', 'page_y', T0)).toBeNull();
+    expect(await store.grantOf('vwr_b', 'page_x', T0)).toBeNull();
+    await store.removeAccess('page_x');
+    expect(await store.grantOf('vwr_a', 'page_x', T0)).toBeNull();
   });
 
   it('revokes feed addresses one by one or per page', async () => {
@@ -94,11 +73,4 @@ describe.each(DIALECTS)('AudienceStore on %s', (dialect) => {
     expect(await store.revokeFeedTokens('page_x', 'a@example.com')).toBe(1);
     expect(await store.feedTokenPage(two)).toBeNull();
   });
-});
-
-it('blockAfter doubles from the first attempt past the free ones, up to 15 minutes', () => {
-  expect(blockAfter(4)).toBe(0);
-  expect(blockAfter(5)).toBe(1000);
-  expect(blockAfter(100)).toBe(15 * 60_000);
-  expect(blockAfter(30, 30)).toBe(1000);
 });

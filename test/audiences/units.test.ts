@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addressMatcher, CidrError, parseCidr } from '../../src/audiences/cidr.ts';
 import { clientAddressResolver } from '../../src/audiences/client-address.ts';
-import { hashPassphrase, verifyPassphrase } from '../../src/audiences/passphrase.ts';
 import { invitationIdOf, invitationToken } from '../../src/audiences/tokens.ts';
 
 describe('CIDR ranges', () => {
@@ -45,12 +44,5 @@ describe('secrets', () => {
     expect(invitationIdOf('key-1', token)).toBe('inv_AAAAAAAAAAAAAAAA');
     expect(invitationIdOf('key-2', token)).toBeNull();
     expect(invitationIdOf('key-1', `${token}x`)).toBeNull();
-  });
-  it('a passphrase hash verifies the passphrase and nothing else', async () => {
-    const stored = await hashPassphrase('correct horse');
-    expect(stored).toMatch(/^scrypt\$32768\$8\$1\$/);
-    expect(await verifyPassphrase('correct horse', stored)).toBe(true);
-    expect(await verifyPassphrase('correct hors', stored)).toBe(false);
-    expect(await verifyPassphrase('x', 'garbage')).toBe(false);
   });
 });
