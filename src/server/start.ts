@@ -28,6 +28,7 @@ import { createPrivateRelay } from './front/private-relay.ts';
 import { clientAddressResolver } from '../audiences/client-address.ts';
 import { viewerCookieName } from '../audiences/gated-routes.ts';
 import { storeLocation } from '../store/location.ts';
+import { authLocation } from '../auth/location.ts';
 import { loopbackOrigin, planPush, pushUrl, type PushPlan } from './push/push-setup.ts';
 import type { KeepPushChannelMessage } from './push/push-keeper.ts';
 import { pushToken } from './push/push-token.ts';
@@ -200,7 +201,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   const frontLog = createLogger('front');
 
   // The site shows the form, and tells its snapshots, only when subscriptions run.
-  const site = await startSiteThread(siteConfigOf(config.site, config.languages, { api: { url: apiUrl, key: apiKey }, subscriptions: subscriptions !== null, subscribeFormOrigin: null, audiences: storeLocation(config.launcher.DATABASE_URL, config.launcher.AUDIENCES_DB) }));
+  const site = await startSiteThread(siteConfigOf(config.site, config.languages, { api: { url: apiUrl, key: apiKey }, subscriptions: subscriptions !== null, subscribeFormOrigin: null, audiences: { audiences: storeLocation(config.launcher.DATABASE_URL, config.launcher.AUDIENCES_DB), auth: authLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) } }));
   const tlsGate = createTlsGate({
     publicHostName: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL).hostname : null,
   });

@@ -34,8 +34,15 @@ export interface SiteConfig {
   subscriptions: boolean;
   /** Null: the form posts to the page's own `subscribe` route; else to the page's route there (static export). */
   subscribeFormOrigin: string | null;
-  /** Where the audiences of non-public pages are kept (docs/private-pages.md); null: no page has one (the static export). */
-  audiences: StoreLocation | null;
+  /** Where the audiences of non-public pages and their viewers' sessions are kept (docs/private-pages.md); null: no page has one (the static export). */
+  audiences: AudienceLocations | null;
+}
+
+export interface AudienceLocations {
+  /** The audiences store (AUDIENCES_DB, or the schema `audiences`). */
+  audiences: StoreLocation;
+  /** The sign-in store of sessions and the throttle (src/auth/location.ts). */
+  auth: StoreLocation;
 }
 
 /** What is known only once Porchlight runs, not from the environment alone. */
@@ -43,7 +50,7 @@ export interface SiteRunFacts {
   api: { url: string; key: string };
   subscriptions: boolean;
   subscribeFormOrigin: string | null;
-  audiences: StoreLocation | null;
+  audiences: AudienceLocations | null;
 }
 
 /** The site's configuration from the parsed settings (`languages`: config.ts's languageSettings) and the run's facts. */

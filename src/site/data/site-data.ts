@@ -21,6 +21,7 @@ import { onDataWanted } from './data-wanted.ts';
 import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { announceHiddenPages, hiddenPages } from './hidden-pages.ts';
 import { notePagesLoaded } from './loaded-pages.ts';
+import { audienceBook } from '../private/audience-book.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
 import { askPushChannelVerified, onPush, type PushMessage } from './push-signal.ts';
 import { RateLimitPacer } from './rate-limit-pacer.ts';
@@ -218,6 +219,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
           backfillBudget: histories.size === 0 ? config.backfillPages * FIRST_LOAD_BACKFILL_FACTOR : config.backfillPages,
           concurrency: 4,
           timeZones: timeZonesInUse(config.languages),
+          hasAudience: (pageId) => (audienceBook()?.byId(pageId) ?? null) !== null,
           // The pages list on its own (pages-freshness.ts) costs one request: no check pages.
           skipHistory: pagesOnly || Date.now() < historyHoldUntil,
           onHistoryError: (error) => {
