@@ -1,7 +1,7 @@
 /**
  * `npm run migrate`: brings the schema of each of Porchlight's stores to this code's version and
  * does nothing else (no server, no threads), so that a deployment can migrate once before its
- * replicas start. Reads the same settings as `npm start` (DATABASE_URL, SUBSCRIBERS_DB; the sign-in store's auth.db sits beside the subscribers' file). On
+ * replicas start. Reads the same settings as `npm start` (DATABASE_URL, SUBSCRIBERS_DB, AUDIENCES_DB; the sign-in store's auth.db sits beside the subscribers' file). On
  * PostgreSQL, processes migrating at once take turns under an advisory lock; a database newer
  * than the code is refused, with nothing written. Problems: one line on stderr, exit 1.
  */
@@ -12,6 +12,7 @@ import { migrate, type MigrationList } from '../store/migrations.ts';
 import { SUBSCRIBER_MIGRATIONS } from '../subscribers/migrations.ts';
 import { AUTH_MIGRATIONS } from '../auth/migrations.ts';
 import { authLocation } from '../auth/location.ts';
+import { AUDIENCE_MIGRATIONS } from '../audiences/migrations.ts';
 import { loadLauncherConfig, type LauncherConfig } from './config.ts';
 
 interface MigratedStore {
@@ -28,6 +29,8 @@ const STORES: readonly MigratedStore[] = [
   { migrations: SUBSCRIBER_MIGRATIONS, location: (config) => storeLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) },
   // Sessions and the sign-in throttle (src/auth/): auth.db beside the subscribers' file, or the schema `auth`.
   { migrations: AUTH_MIGRATIONS, location: (config) => authLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) },
+  // Who may read a non-public page (docs/private-pages.md): AUDIENCES_DB, or the schema `audiences`.
+  { migrations: AUDIENCE_MIGRATIONS, location: (config) => storeLocation(config.launcher.DATABASE_URL, config.launcher.AUDIENCES_DB) },
 ];
 
 /** Runs the migrations; resolves to the exit code. `out` gets progress, `err` one line per problem. */
