@@ -54,3 +54,11 @@ export function cookieValue(header: string | undefined | null, name: string): st
 /** Where the site's private routes live: sign-in, invitations, feed addresses. */
 export const PRIVATE_PREFIX = '/_porchlight/private/';
 export { PRIVATE_CLIENT_HEADER } from '../site/view/internal-request.ts';
+
+/**
+ * The content type the private relay gives a sign-in form's body on its way to the site. The site
+ * checks every private POST itself (the browser's Origin and Sec-Fetch-Site, and a CSRF token
+ * bound to a cookie: src/site/private/private-access.ts), which Astro's own origin check (by
+ * content type, against the URL it rebuilt) cannot do behind the front; other types pass it.
+ */
+export const PRIVATE_FORM_TYPE = 'application/vnd.porchlight.private-form';

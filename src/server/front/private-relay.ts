@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBodyUpTo } from '../../subscribers/form-body.ts';
 import { addressMatcher } from '../../audiences/cidr.ts';
 import type { ClientAddressOf } from '../../audiences/client-address.ts';
-import { cookieValue, firstSegment, onGatedRoutes, PRIVATE_CLIENT_HEADER, PRIVATE_PREFIX, type GatedRoute } from '../../audiences/gated-routes.ts';
+import { cookieValue, firstSegment, onGatedRoutes, PRIVATE_CLIENT_HEADER, PRIVATE_FORM_TYPE, PRIVATE_PREFIX, type GatedRoute } from '../../audiences/gated-routes.ts';
 import { forwardedPath } from './request-key.ts';
 import { sendAnswer } from './pass-through.ts';
 import { replayableHeaders } from './rendered-page.ts';
@@ -71,6 +71,8 @@ export function createPrivateRelay(options: { upstream: string; clientAddress: C
         const value = request.headers[name];
         if (typeof value === 'string') headers[name] = value;
       }
+      // A form's body is sent on as the site's own type: the site checks its origin and token itself.
+      if (method === 'POST') headers['content-type'] = /^application\/x-www-form-urlencoded\b/i.test(headers['content-type'] ?? '') ? PRIVATE_FORM_TYPE : 'application/octet-stream';
       // A gated page's path reaches the site as the cache's would (no query); the private routes keep theirs (OpenID Connect's callback).
       const target = path.startsWith(PRIVATE_PREFIX) ? path : forwardedPath(path);
       const upstream = await pool.request({ method, path: target, headers, ...(body !== null && { body }) });

@@ -8,7 +8,7 @@
 import type { APIContext } from 'astro';
 import type { StatusPage } from '../../contract/index.ts';
 import { addressMatcher } from '../../audiences/cidr.ts';
-import { firstSegment, PRIVATE_PREFIX, viewerCookieName } from '../../audiences/gated-routes.ts';
+import { firstSegment, PRIVATE_FORM_TYPE, PRIVATE_PREFIX, viewerCookieName } from '../../audiences/gated-routes.ts';
 import type { GrantSource } from '../../audiences/store.ts';
 import { checkCsrfToken, checkRequestOrigin, csrfToken, CSRF_FIELD } from '../../auth/csrf.ts';
 import { verifyPassword } from '../../auth/password.ts';
@@ -85,7 +85,7 @@ export function signInPage(visit: Visit, slug: string, error: string | null, sta
 }
 
 /** A POST that another site or a forged form sent: refused before anything is read. */
-function postIsOurs(visit: Visit, form: FormData, purpose: string): boolean {
+function postIsOurs(visit: Visit, form: URLSearchParams, purpose: string): boolean {
   const headers = Object.fromEntries(visit.context.request.headers);
   if (!checkRequestOrigin(headers, siteOrigin(visit.context.url)).ok) return false;
   const name = viewerCookieName(visit.secure).replace('viewer', 'signin');
@@ -130,7 +130,7 @@ async function mayRead(visit: Visit, gated: GatedPage): Promise<GrantSource | 'a
 }
 
 async function signInPost(visit: Visit, slug: string): Promise<Response> {
-  const form = await visit.context.request.formData().catch(() => new FormData());
+  const form = await readForm(visit.context.request);
   const i18n = visit.context.locals.i18n;
   if (!postIsOurs(visit, form, `sign-in:${slug}`)) return signInPage(visit, slug, i18n.t('private.formExpired'), 403);
   const account = `page:${slug}`;
@@ -151,6 +151,12 @@ async function signInPost(visit: Visit, slug: string): Promise<Response> {
   await visit.stores.throttle.recordSuccess(account, visit.client);
   const setCookie = await admit(visit, gated, { via: 'passphrase', subject: 'passphrase', invitationId: null });
   return new Response(null, { status: 303, headers: { location: pageHome(visit, slug), ...PRIVATE_HEADERS, ...setCookie } });
+}
+
+/** A private form's fields: only the relay's form type (see PRIVATE_FORM_TYPE), bounded by the relay. */
+async function readForm(request: Request): Promise<URLSearchParams> {
+  if (request.headers.get('content-type') !== PRIVATE_FORM_TYPE) return new URLSearchParams();
+  return new URLSearchParams(await request.text().catch(() => ''));
 }
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {
@@ -179,7 +185,7 @@ async function feeds(visit: Visit, slug: string): Promise<Response | null> {
   const purpose = `feeds:${slug}`;
   const action = `${visit.context.locals.sitePath}${PRIVATE_PREFIX}${slug}/feeds`;
   if (visit.context.request.method !== 'POST') return page(visit, 200, { kind: 'feeds', action, csrf: csrfToken(secret, purpose), addresses: [] }, setCookie);
-  const form = await visit.context.request.formData().catch(() => new FormData());
+  const form = await readForm(visit.context.request);
   if (!postIsOurs(visit, form, purpose)) return page(visit, 403, { kind: 'message', title: visit.context.locals.i18n.t('private.feedsTitle'), body: visit.context.locals.i18n.t('private.formExpired'), link: null });
   const token = await visit.stores.audiences.newFeedToken(gated.page.id, grant);
   const origin = siteOrigin(visit.context.url);

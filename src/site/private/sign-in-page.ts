@@ -36,7 +36,7 @@ function form(action: string, csrf: string, inner: string): string {
 function content(body: PrivatePageBody, i18n: Translator): { title: string; html: string } {
   if (body.kind === 'message') {
     const link = body.link ? `<p><a class="button" href="${escapeMarkup(body.link.href)}">${escapeMarkup(body.link.text)}</a></p>` : '';
-    return { title: body.title, html: `<p>${escapeMarkup(body.body)}</p>${link}` };
+    return { title: body.title, html: `${body.body ? `<p>${escapeMarkup(body.body)}</p>` : ""}${link}` };
   }
   if (body.kind === 'feeds') {
     const list = body.addresses.length === 0
