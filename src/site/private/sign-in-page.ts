@@ -58,5 +58,5 @@ function content(body: PrivatePageBody, i18n: Translator): { title: string; html
 export function privatePageHtml(body: PrivatePageBody, i18n: Translator, refresh: string | null = null): string {
   const { title, html } = content(body, i18n);
   const meta = refresh ? `<meta http-equiv="refresh" content="0;url=${escapeMarkup(refresh)}">` : '';
-  return `<!doctype html><html lang="${escapeMarkup(i18n.locale)}" dir="${i18n.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><meta name="referrer" content="no-referrer">${meta}<title>${escapeMarkup(title)}</title><style>${SIGN_IN_STYLE}</style></head><body><main><h1>${escapeMarkup(title)}</h1>${html}</main></body></html>`;
+  return `<!doctype html><html lang="${escapeMarkup(i18n.locale)}" dir="${i18n.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex">${meta}<title>${escapeMarkup(title)}</title><style>${SIGN_IN_STYLE}</style></head><body><main><h1>${escapeMarkup(title)}</h1>${html}</main></body></html>`;
 }
