@@ -57,12 +57,24 @@ const tables = (time: string) => `
   );
   CREATE INDEX feed_tokens_page ON feed_tokens (page_id);
 
+  -- OpenID Connect sign-ins under way: found by the state's SHA-256, used once, short-lived.
+  CREATE TABLE oidc_transactions (
+    state_hash TEXT PRIMARY KEY,
+    page_id TEXT NOT NULL,
+    -- SHA-256 of the browser's binding cookie: a callback from another browser is refused.
+    browser_hash TEXT NOT NULL,
+    code_verifier TEXT NOT NULL,
+    nonce TEXT NOT NULL,
+    expires_at ${time} NOT NULL,
+    used_at ${time}
+  );
+
 `;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
-    description: 'page access, invitations, viewer grants, feed tokens',
+    description: 'page access, invitations, viewer grants, feed tokens, OpenID Connect sign-ins',
     scripts: { sqlite: tables('TEXT'), postgres: tables('timestamptz') },
   },
 ];

@@ -83,6 +83,9 @@ function invitationOf(row: Row): Invitation {
   return { id: r.text('id'), pageId: r.text('page_id'), label: r.text('label'), expiresAt: r.time('expires_at'), revokedAt: r.timeOrNull('revoked_at'), createdAt: r.time('created_at') };
 }
 
+/** How long an OpenID Connect sign-in may take, from the button to the callback. */
+export const OIDC_TRANSACTION_MS = 10 * 60_000;
+
 export class AudienceStore {
   private readonly db: Database;
 
@@ -225,5 +228,29 @@ export class AudienceStore {
       ? await this.db.run('UPDATE feed_tokens SET revoked_at = ? WHERE page_id = ? AND revoked_at IS NULL', storedTime(now), pageId)
       : await this.db.run('UPDATE feed_tokens SET revoked_at = ? WHERE page_id = ? AND subject = ? AND revoked_at IS NULL', storedTime(now), pageId, subject);
     return changes;
+  }
+
+  /** Notes an OpenID Connect sign-in started (valid 10 minutes, usable once). */
+  async startOidc(state: string, pageId: string, browser: string, codeVerifier: string, nonce: string, now = Date.now()): Promise<void> {
+    await this.db.run('DELETE FROM oidc_transactions WHERE expires_at < ?', storedTime(now));
+    await this.db.run(
+      'INSERT INTO oidc_transactions (state_hash, page_id, browser_hash, code_verifier, nonce, expires_at, used_at) VALUES (?, ?, ?, ?, ?, ?, NULL)',
+      tokenHash(state), pageId, tokenHash(browser), codeVerifier, nonce, storedTime(now + OIDC_TRANSACTION_MS),
+    );
+  }
+
+  /**
+   * Takes the sign-in a callback's state names, once: null when unknown, expired, used already
+   * (a replay), or started in another browser.
+   */
+  async takeOidc(state: string, browser: string | null, now = Date.now()): Promise<{ pageId: string; codeVerifier: string; nonce: string } | null> {
+    if (browser === null) return null;
+    const row = await this.db.get(
+      'UPDATE oidc_transactions SET used_at = ? WHERE state_hash = ? AND browser_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING page_id, code_verifier, nonce',
+      storedTime(now), tokenHash(state), tokenHash(browser), storedTime(now),
+    );
+    if (!row) return null;
+    const r = readRow('oidc_transactions', row);
+    return { pageId: r.text('page_id'), codeVerifier: r.text('code_verifier'), nonce: r.text('nonce') };
   }
 }

@@ -74,3 +74,18 @@ describe.each(DIALECTS)('AudienceStore on %s', (dialect) => {
     expect(await store.feedTokenPage(two)).toBeNull();
   });
 });
+
+describe.each(DIALECTS)('OpenID Connect sign-ins on %s', (dialect) => {
+  it('are taken once, by the browser that started them, before they expire', async () => {
+    const store = await AudienceStore.open(dialects.location(dialect));
+    opened.push(store);
+    await store.startOidc('state-1', 'page_x', 'browser-1', 'verifier', 'nonce', T0);
+    expect(await store.takeOidc('state-1', 'browser-2', T0)).toBeNull();
+    expect(await store.takeOidc('state-1', null, T0)).toBeNull();
+    expect(await store.takeOidc('state-1', 'browser-1', T0)).toEqual({ pageId: 'page_x', codeVerifier: 'verifier', nonce: 'nonce' });
+    // A replayed callback.
+    expect(await store.takeOidc('state-1', 'browser-1', T0)).toBeNull();
+    await store.startOidc('state-2', 'page_x', 'browser-1', 'v', 'n', T0);
+    expect(await store.takeOidc('state-2', 'browser-1', T0 + 10 * 60_000)).toBeNull();
+  });
+});
