@@ -45,7 +45,7 @@ const log = createLogger('audiences');
 export const PRIVATE_HEADERS = { 'cache-control': 'private, no-store', 'x-robots-tag': 'noindex' } as const;
 
 /** The site's own origin as the visitor's browser names it, for the Origin check. */
-function siteOrigin(url: URL): string {
+export function siteOrigin(url: URL): string {
   return siteConfig().publicUrl ? new URL(siteConfig().publicUrl!).origin : url.origin;
 }
 
@@ -64,7 +64,7 @@ function cookieOptions(visit: Visit, name: 'porchlight-viewer' | 'porchlight-sig
   return { name, secure: visit.secure, ...(maxAgeSeconds === undefined ? {} : { maxAgeSeconds }) };
 }
 
-function page(visit: Visit, status: number, body: PrivatePageBody, extra: Record<string, string> = {}, refresh: string | null = null): Response {
+export function privatePage(visit: Visit, status: number, body: PrivatePageBody, extra: Record<string, string> = {}, refresh: string | null = null): Response {
   visit.context.locals.cspStyles.push(SIGN_IN_STYLE_HASH);
   return new Response(privatePageHtml(body, visit.context.locals.i18n, refresh), { status, headers: { 'content-type': 'text/html; charset=utf-8', ...PRIVATE_HEADERS, ...extra } });
 }
@@ -81,11 +81,11 @@ function signInSecret(visit: Visit): { secret: string; setCookie: Record<string,
 export function signInPage(visit: Visit, slug: string, error: string | null, status = 200): Response {
   const { secret, setCookie } = signInSecret(visit);
   const base = `${visit.context.locals.sitePath}${PRIVATE_PREFIX}${slug}`;
-  return page(visit, status, { kind: 'sign-in', action: `${base}/sign-in`, oidcAction: `${base}/oidc`, csrf: csrfToken(secret, `sign-in:${slug}`), error }, setCookie);
+  return privatePage(visit, status, { kind: 'sign-in', action: `${base}/sign-in`, oidcAction: `${base}/oidc`, csrf: csrfToken(secret, `sign-in:${slug}`), error }, setCookie);
 }
 
 /** A POST that another site or a forged form sent: refused before anything is read. */
-function postIsOurs(visit: Visit, form: URLSearchParams, purpose: string): boolean {
+export function postIsOurs(visit: Visit, form: URLSearchParams, purpose: string): boolean {
   const headers = Object.fromEntries(visit.context.request.headers);
   if (!checkRequestOrigin(headers, siteOrigin(visit.context.url)).ok) return false;
   const name = viewerCookieName(visit.secure).replace('viewer', 'signin');
@@ -154,7 +154,7 @@ async function signInPost(visit: Visit, slug: string): Promise<Response> {
 }
 
 /** A private form's fields: only the relay's form type (see PRIVATE_FORM_TYPE), bounded by the relay. */
-async function readForm(request: Request): Promise<URLSearchParams> {
+export async function readForm(request: Request): Promise<URLSearchParams> {
   if (request.headers.get('content-type') !== PRIVATE_FORM_TYPE) return new URLSearchParams();
   return new URLSearchParams(await request.text().catch(() => ''));
 }
@@ -168,12 +168,12 @@ async function invitation(visit: Visit, token: string): Promise<Response> {
   const i18n = visit.context.locals.i18n;
   const opened = await visit.stores.audiences.openInvitation(token);
   const gated = opened ? (audienceBook()?.byId(opened.pageId) ?? null) : null;
-  if (!opened || !gated) return page(visit, 403, { kind: 'message', title: i18n.t('private.invitationInvalidTitle'), body: i18n.t('private.invitationInvalidBody'), link: null });
+  if (!opened || !gated) return privatePage(visit, 403, { kind: 'message', title: i18n.t('private.invitationInvalidTitle'), body: i18n.t('private.invitationInvalidBody'), link: null });
   const setCookie = await admit(visit, gated, { via: 'invitation', subject: opened.label, invitationId: opened.id });
   // A page, not a redirect: the session cookie is SameSite=Strict, and a redirect that a mail's
   // link (another site) started would not carry it; this page's own link and refresh do.
   const home = pageHome(visit, gated.page.slug);
-  return page(visit, 200, { kind: 'message', title: i18n.t('private.signedInTitle'), body: '', link: { href: home, text: i18n.t('private.openPage') } }, setCookie, home);
+  return privatePage(visit, 200, { kind: 'message', title: i18n.t('private.signedInTitle'), body: '', link: { href: home, text: i18n.t('private.openPage') } }, setCookie, home);
 }
 
 async function feeds(visit: Visit, slug: string): Promise<Response | null> {
@@ -184,14 +184,14 @@ async function feeds(visit: Visit, slug: string): Promise<Response | null> {
   const { secret, setCookie } = signInSecret(visit);
   const purpose = `feeds:${slug}`;
   const action = `${visit.context.locals.sitePath}${PRIVATE_PREFIX}${slug}/feeds`;
-  if (visit.context.request.method !== 'POST') return page(visit, 200, { kind: 'feeds', action, csrf: csrfToken(secret, purpose), addresses: [] }, setCookie);
+  if (visit.context.request.method !== 'POST') return privatePage(visit, 200, { kind: 'feeds', action, csrf: csrfToken(secret, purpose), addresses: [] }, setCookie);
   const form = await readForm(visit.context.request);
-  if (!postIsOurs(visit, form, purpose)) return page(visit, 403, { kind: 'message', title: visit.context.locals.i18n.t('private.feedsTitle'), body: visit.context.locals.i18n.t('private.formExpired'), link: null });
+  if (!postIsOurs(visit, form, purpose)) return privatePage(visit, 403, { kind: 'message', title: visit.context.locals.i18n.t('private.feedsTitle'), body: visit.context.locals.i18n.t('private.formExpired'), link: null });
   const token = await visit.stores.audiences.newFeedToken(gated.page.id, grant);
   const origin = siteOrigin(visit.context.url);
   const at = (output: string) => `${origin}${visit.context.locals.sitePath}${PRIVATE_PREFIX}feed/${token}/${output}`;
   const i18n = visit.context.locals.i18n;
-  return page(visit, 200, {
+  return privatePage(visit, 200, {
     kind: 'feeds',
     action,
     csrf: '',
