@@ -14,7 +14,7 @@ import type { OidcSettings } from '../../audiences/store.ts';
 import { readCookie } from '../../auth/session-cookie.ts';
 import { createLogger, reasonOf } from '../../logging/logger.ts';
 import { audienceBook, type GatedPage } from './audience-book.ts';
-import { admit, PRIVATE_HEADERS, postIsOurs, privatePage, readForm, siteOrigin, type Visit } from './private-access.ts';
+import { admit, postIsOurs, privatePage, readForm, siteOrigin, type Visit } from './private-access.ts';
 
 const START = /^\/_porchlight\/private\/([a-z0-9]+(?:-[a-z0-9]+)*)\/oidc$/;
 const CALLBACK = /^\/_porchlight\/private\/([a-z0-9]+(?:-[a-z0-9]+)*)\/oidc\/callback$/;
@@ -118,7 +118,10 @@ async function start(visit: Visit, slug: string): Promise<Answer> {
     state,
     nonce,
   });
-  return { kind: 'answer', response: new Response(null, { status: 303, headers: { location: target.href, ...PRIVATE_HEADERS, 'set-cookie': browserCookie(visit, browser, 600) } }) };
+  // A page that goes on to the provider, not a redirect: the sign-in form's Content-Security-Policy
+  // (form-action 'self') would stop a form's redirect to another origin.
+  const i18n = visit.context.locals.i18n;
+  return { kind: 'answer', response: privatePage(visit, 200, { kind: 'message', title: i18n.t('private.signInTitle'), body: '', link: { href: target.href, text: i18n.t('private.oidcButton') } }, { 'set-cookie': browserCookie(visit, browser, 600) }, target.href) };
 }
 
 async function callback(visit: Visit, slug: string): Promise<Answer> {
@@ -139,6 +142,11 @@ async function callback(visit: Visit, slug: string): Promise<Answer> {
     const current = new URL(`${redirectUri(visit, slug)}${url.search}`);
     const tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: taken.codeVerifier, expectedState: state, expectedNonce: taken.nonce, idTokenExpected: true });
     claims = { ...(tokens.claims() ?? {}) };
+    // Many providers keep the e-mail address (or the claim asked for) to the UserInfo endpoint.
+    const wanted = settings.claim?.name ?? 'email';
+    if (claims[wanted] === undefined && typeof claims.sub === 'string' && tokens.access_token) {
+      claims = { ...(await oidc.fetchUserInfo(config, tokens.access_token, claims.sub)), ...claims };
+    }
   } catch (error) {
     logFailure(slug, 'token', error);
     return failed(visit, 502);
