@@ -14,6 +14,7 @@ import type { OidcSettings } from '../../audiences/store.ts';
 import { readCookie } from '../../auth/session-cookie.ts';
 import { createLogger, reasonOf } from '../../logging/logger.ts';
 import { audienceBook, type GatedPage } from './audience-book.ts';
+import { claimsAllowed } from './oidc-claims.ts';
 import { admit, postIsOurs, privatePage, readForm, siteOrigin, type Visit } from './private-access.ts';
 
 const START = /^\/_porchlight\/private\/([a-z0-9]+(?:-[a-z0-9]+)*)\/oidc$/;
@@ -72,23 +73,6 @@ function logFailure(slug: string, stage: string, error: unknown): void {
 
 function redirectUri(visit: Visit, slug: string): string {
   return `${siteOrigin(visit.context.url)}${visit.context.locals.sitePath}${PRIVATE_PREFIX}${slug}/oidc/callback`;
-}
-
-/** Whether the ID token's claims are let in by the page's settings. */
-export function claimsAllowed(settings: OidcSettings, claims: Record<string, unknown>): { email: string } | null {
-  const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
-  if (settings.emailDomains.length > 0) {
-    const domain = email.includes('@') ? email.slice(email.lastIndexOf('@') + 1) : '';
-    // An address the provider has not verified proves nothing about its domain.
-    if (!domain || claims.email_verified === false || !settings.emailDomains.includes(domain)) return null;
-  }
-  if (settings.claim) {
-    const value = claims[settings.claim.name];
-    const values = Array.isArray(value) ? value : [value];
-    if (!values.some((item) => String(item) === settings.claim!.value)) return null;
-  }
-  const subject = email || (typeof claims.sub === 'string' ? claims.sub : '');
-  return subject ? { email: subject } : null;
 }
 
 async function start(visit: Visit, slug: string): Promise<Answer> {
