@@ -14,6 +14,8 @@ import { AudienceStore } from '../../src/audiences/store.ts';
 import { freePort } from '../../bench/lib/free-port.ts';
 import { apiFor } from './support/api.ts';
 import { runPorchlight } from './support/porchlight-cli.ts';
+import { runExport } from './support/export-process.ts';
+import { readdirSync, readFileSync } from 'node:fs';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -205,6 +207,21 @@ test('a custom domain of a private page gets no certificate through the TLS gate
     expect(asked.status()).not.toBe(200);
   } finally {
     await api.close();
+  }
+});
+
+test('the static export of the site holds nothing of a page with an audience', async () => {
+  test.setTimeout(180_000);
+  const out = join(dir, 'export');
+  const run = await runExport(['--out', out], { apiUrl: site.apiUrl, apiKey: site.apiKey }, { SITE_PUBLIC_URL: site.siteUrl });
+  expect(run.code, run.stderr.join('\n')).toBe(0);
+  const files = readdirSync(out, { recursive: true }).map(String);
+  expect(files.some((file) => file.startsWith('acme'))).toBe(true);
+  expect(files.filter((file) => /^(internal|office|zeta)\b/.test(file))).toEqual([]);
+  for (const file of files.filter((name) => /\.(html|xml|json|txt)$/.test(name))) {
+    const text = readFileSync(join(out, file), 'utf8');
+    expect(text, file).not.toContain('Acme Internal');
+    expect(text, file).not.toContain('Customer Zeta');
   }
 });
 
