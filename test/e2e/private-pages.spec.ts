@@ -62,6 +62,9 @@ test.beforeAll(async () => {
     SUBSCRIBERS_DB: join(dir, 'subscribers.db'),
     AUDIENCES_DB: join(dir, 'audiences.db'),
     HISTORY_BACKFILL_PAGES: '0',
+    // Subscriptions on (the demo's local mailbox): the subscribe routes are their thread's.
+    SUBSCRIPTIONS: 'true',
+    DEMO_MAIL_DIR: join(dir, 'mail'),
   });
   request = await requests.newContext({ baseURL: site.siteUrl });
   cliEnv = { STATUS_API_URL: site.apiUrl, STATUS_API_KEY: site.apiKey, AUDIENCES_DB: join(dir, 'audiences.db') };
@@ -83,6 +86,12 @@ test('for a stranger every output of an unlisted page is a missing page\'s bytes
     // A cookie that opens nothing takes the private relay: the answer is still the stranger's.
     expect(await answer(request, `/internal/${output}`, { cookie: 'porchlight-viewer=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }), `${output} with a cookie`).toEqual(missing);
   }
+  // Subscribing, as a form posts it: the missing page's answer.
+  const subscribe = async (slug: string) => {
+    const response = await request.post(`/${slug}/subscribe`, { form: { email: 'someone@example.com' }, headers: { origin: site.siteUrl } });
+    return { status: response.status(), body: await response.text() };
+  };
+  expect(await subscribe('internal')).toEqual(await subscribe('no-such-page'));
   // The sign-in address names nothing either: the same form for the page and for no page.
   const form = async (slug: string) => (await request.get(`/_porchlight/private/${slug}/sign-in`)).text();
   const scrub = (html: string) => html.replace(/value="[A-Za-z0-9_-]{43}"/g, '').replaceAll('no-such-page', 'SLUG').replaceAll('internal', 'SLUG');
