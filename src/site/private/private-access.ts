@@ -232,7 +232,8 @@ export async function privateOutcome(context: APIContext, client: string): Promi
       const gated = pageId ? book.byId(pageId) : null;
       return gated ? { kind: 'view', page: gated.page, path: `/${gated.page.slug}/${match[2]}` } : NONE;
     }
-    if (path === SIGN_OUT && method === 'POST') {
+    // Sign-out from another site is refused too (the browser's Origin and Sec-Fetch-Site).
+    if (path === SIGN_OUT && method === 'POST' && checkRequestOrigin(Object.fromEntries(context.request.headers), siteOrigin(context.url)).ok) {
       const token = readCookie(context.request.headers.get('cookie') ?? undefined, viewerCookieName(secure));
       if (token) await stores.sessions.revoke(token, Date.now());
       return { kind: 'answer', response: new Response(null, { status: 303, headers: { location: `${context.locals.sitePath}/`, ...PRIVATE_HEADERS, 'set-cookie': clearCookie({ name: 'porchlight-viewer', secure }) } }) };
