@@ -2,7 +2,7 @@
  * `npm run migrate`: brings the schema of each of Porchlight's stores to this code's version and
  * does nothing else (with `-- --from-sqlite FILE`: first copies the subscribers' SQLite file into
  * the empty PostgreSQL store, see store/copy-store.ts) (no server, no threads), so that a deployment can migrate once before its
- * replicas start. Reads the same settings as `npm start` (DATABASE_URL, SUBSCRIBERS_DB). On
+ * replicas start. Reads the same settings as `npm start` (DATABASE_URL, SUBSCRIBERS_DB, AUDIENCES_DB; the sign-in store's auth.db sits beside the subscribers' file). On
  * PostgreSQL, processes migrating at once take turns under an advisory lock; a database newer
  * than the code is refused, with nothing written. Problems: one line on stderr, exit 1.
  */
@@ -15,6 +15,9 @@ import { describeLocation, openDatabase, storeLocation, type StoreLocation } fro
 import { migrate, type MigrationList } from '../store/migrations.ts';
 import { SUBSCRIBER_MIGRATIONS } from '../subscribers/migrations.ts';
 import { SITE_MIGRATIONS } from './fanout/site-store.ts';
+import { AUTH_MIGRATIONS } from '../auth/migrations.ts';
+import { authLocation } from '../auth/location.ts';
+import { AUDIENCE_MIGRATIONS } from '../audiences/migrations.ts';
 import { loadLauncherConfig, type LauncherConfig } from './config.ts';
 
 interface MigratedStore {
@@ -30,6 +33,10 @@ interface MigratedStore {
  */
 const STORES: readonly MigratedStore[] = [
   { migrations: SUBSCRIBER_MIGRATIONS, location: (config) => storeLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) },
+  // Sessions and the sign-in throttle (src/auth/): auth.db beside the subscribers' file, or the schema `auth`.
+  { migrations: AUTH_MIGRATIONS, location: (config) => authLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) },
+  // Who may read a non-public page (docs/private-pages.md): AUDIENCES_DB, or the schema `audiences`.
+  { migrations: AUDIENCE_MIGRATIONS, location: (config) => storeLocation(config.launcher.DATABASE_URL, config.launcher.AUDIENCES_DB) },
   // The site replicas' push fan-out and shared push token (server/fanout/): PostgreSQL only.
   { migrations: SITE_MIGRATIONS, location: (config) => (config.launcher.DATABASE_URL ? { dialect: 'postgres', url: config.launcher.DATABASE_URL } : null) },
 ];

@@ -24,6 +24,11 @@ import { createPublicServer } from './front/public-server.ts';
 import { drain } from './drain.ts';
 import { createPushReceiver } from './push/push-receiver.ts';
 import { createTlsGate } from './front/tls-gate.ts';
+import { createPrivateRelay } from './front/private-relay.ts';
+import { clientAddressResolver } from '../audiences/client-address.ts';
+import { viewerCookieName } from '../audiences/gated-routes.ts';
+import { storeLocation } from '../store/location.ts';
+import { authLocation } from '../auth/location.ts';
 import { loopbackOrigin, planPush, pushUrl, type PushPlan } from './push/push-setup.ts';
 import type { KeepPushChannelMessage } from './push/push-keeper.ts';
 import { pushToken } from './push/push-token.ts';
@@ -189,7 +194,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   // The site shows the form, and tells its snapshots, only when subscriptions run. With
   // DATABASE_URL it fans pushes out to the other replicas, and knows the push token they share.
   const site = await startSiteThread(
-    siteConfigOf(config.site, config.languages, { api: { url: apiUrl, key: apiKey }, subscriptions: subscriptions !== null, subscribeFormOrigin: null, databaseUrl: config.launcher.DATABASE_URL ?? null }),
+    siteConfigOf(config.site, config.languages, { api: { url: apiUrl, key: apiKey }, subscriptions: subscriptions !== null, subscribeFormOrigin: null, databaseUrl: config.launcher.DATABASE_URL ?? null, audiences: { audiences: storeLocation(config.launcher.DATABASE_URL, config.launcher.AUDIENCES_DB), auth: authLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) } }),
   );
   // Every replica must accept the same token (the API posts to whichever the balancer picks):
   // PUSH_TOKEN, else the one kept in PostgreSQL, else (one process) the one kept in CACHE_DIR.
@@ -221,6 +226,11 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     push: receiver,
     ...(subscriptions ? { subscriptions: subscriptions.relay } : {}),
     tlsGate,
+    private: createPrivateRelay({
+      upstream: site.origin,
+      clientAddress: clientAddressResolver(config.launcher.TRUSTED_PROXIES),
+      cookieNames: [viewerCookieName(true), viewerCookieName(false)],
+    }),
     ...(config.site.SITE_PUBLIC_URL ? { publicHost: new URL(config.site.SITE_PUBLIC_URL).host } : {}),
     log: (line) => frontLog.warn(line),
     debug: (line) => frontLog.debug(line),

@@ -7,6 +7,7 @@
  */
 import type { LanguageSettings } from './i18n/settings.ts';
 import type { SiteEnv, ThemeName } from './config.ts';
+import type { StoreLocation } from '../store/location.ts';
 
 export interface SiteConfig {
   apiUrl: string;
@@ -35,6 +36,15 @@ export interface SiteConfig {
   subscribeFormOrigin: string | null;
   /** The push fan-out between replicas sharing DATABASE_URL (server/fanout/); null without it. */
   fanout: FanoutSettings | null;
+  /** Where the audiences of non-public pages and their viewers' sessions are kept (docs/private-pages.md); null: no page has one (the static export). */
+  audiences: AudienceLocations | null;
+}
+
+export interface AudienceLocations {
+  /** The audiences store (AUDIENCES_DB, or the schema `audiences`). */
+  audiences: StoreLocation;
+  /** The sign-in store of sessions and the throttle (src/auth/location.ts). */
+  auth: StoreLocation;
 }
 
 /** What the push fan-out needs (DATABASE_URL is never logged: it may carry a password). */
@@ -54,6 +64,7 @@ export interface SiteRunFacts {
   subscribeFormOrigin: string | null;
   /** DATABASE_URL, when set: the push fan-out runs (never for the static export). */
   databaseUrl?: string | null;
+  audiences: AudienceLocations | null;
 }
 
 /** The site's configuration from the parsed settings (`languages`: config.ts's languageSettings) and the run's facts. */
@@ -74,6 +85,7 @@ export function siteConfigOf(env: SiteEnv, languages: LanguageSettings, run: Sit
     subscriptions: run.subscriptions,
     subscribeFormOrigin: run.subscribeFormOrigin,
     fanout: run.databaseUrl ? { databaseUrl: run.databaseUrl, versionPollSeconds: FANOUT_VERSION_POLL_SECONDS } : null,
+    audiences: run.audiences,
   };
 }
 

@@ -74,7 +74,7 @@ let consoleServer: Console | null = null;
 
 test.beforeAll(async ({ porchlight }) => {
   const config = loadLauncherConfig({ ...process.env, STATUS_API_URL: porchlight.apiUrl, STATUS_API_KEY: porchlight.apiKey, CACHE_FRESH_SECONDS: '1', PUSH_POLL_SECONDS: '1', TZ: 'UTC' });
-  site = await startSiteThread(siteConfigOf(config.site, config.languages, { api: { url: porchlight.apiUrl, key: porchlight.apiKey }, subscriptions: false, subscribeFormOrigin: null }));
+  site = await startSiteThread(siteConfigOf(config.site, config.languages, { api: { url: porchlight.apiUrl, key: porchlight.apiKey }, subscriptions: false, subscribeFormOrigin: null, audiences: null }));
   consoleServer = await startConsole(site.origin);
 });
 

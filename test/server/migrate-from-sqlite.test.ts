@@ -86,7 +86,7 @@ describe.runIf(DIALECTS.includes('postgres'))('npm run migrate -- --from-sqlite 
     expect(result.code).toBe(0);
     expect(result.out[0]).toMatch(new RegExp(`^subscribers: copied \\d+ rows from ${before.file} into PostgreSQL \\(DATABASE_URL\\): `));
     // Then the usual run: the copied store found up to date, the site store made.
-    expect(result.out.slice(1)).toEqual([`subscribers: schema version ${latestVersion(SUBSCRIBER_MIGRATIONS)}, up to date (PostgreSQL (DATABASE_URL))`, 'site: schema version 0 → 1 (PostgreSQL (DATABASE_URL))']);
+    expect(result.out.slice(1)).toEqual([`subscribers: schema version ${latestVersion(SUBSCRIBER_MIGRATIONS)}, up to date (PostgreSQL (DATABASE_URL))`, 'auth: schema version 0 → 1 (PostgreSQL (DATABASE_URL))', 'audiences: schema version 0 → 1 (PostgreSQL (DATABASE_URL))', 'site: schema version 0 → 1 (PostgreSQL (DATABASE_URL))']);
 
     const store = await SubscriberStore.open({ dialect: 'postgres', url });
     try {

@@ -20,6 +20,8 @@ import { announceDataFetchedAt } from './data-age.ts';
 import { onDataWanted } from './data-wanted.ts';
 import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { announceHiddenPages, hiddenPages } from './hidden-pages.ts';
+import { notePagesLoaded } from './loaded-pages.ts';
+import { audienceBook } from '../private/audience-book.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
 import { askPushChannelVerified, isPushSign, onPush, type PushMessage } from './push-signal.ts';
 import { RateLimitPacer } from './rate-limit-pacer.ts';
@@ -169,6 +171,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
       const hidden = announced ? hiddenPages(announced.pages, snapshot.pages) : null;
       if (hidden) announceHiddenPages(hidden);
       announceCustomDomains(snapshot.pages);
+      notePagesLoaded(snapshot.pages);
       // Nothing new (the pages list read again, unchanged): the domains answer the TLS gate's ask; the rest stands.
       if (snapshot === announced) return;
       announced = snapshot;
@@ -182,6 +185,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     onRestored: (snapshot) => {
       announced = snapshot;
       announceCustomDomains(snapshot.pages);
+      notePagesLoaded(snapshot.pages);
       announceDataVersion(dataVersionOf(snapshot.fetchedAt));
       if (config.subscriptions) announceSnapshot('restored', snapshot);
     },
@@ -215,6 +219,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
           backfillBudget: histories.size === 0 ? config.backfillPages * FIRST_LOAD_BACKFILL_FACTOR : config.backfillPages,
           concurrency: 4,
           timeZones: timeZonesInUse(config.languages),
+          hasAudience: (pageId) => (audienceBook()?.byId(pageId) ?? null) !== null,
           // The pages list on its own (pages-freshness.ts) costs one request: no check pages.
           skipHistory: pagesOnly || Date.now() < historyHoldUntil,
           onHistoryError: (error) => {

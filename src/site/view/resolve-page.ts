@@ -38,7 +38,8 @@ export function resolvePage(locals: App.Locals, slug: string | undefined): Resol
     page = locals.domainPage.slug === slug ? locals.domainPage : null;
     rootPath = locals.sitePath;
   } else {
-    page = findPageBySlug(data.snapshot.pages, slug);
+    // A non-public page only for its audience's own request (src/site/private/private-access.ts).
+    page = findPageBySlug(data.snapshot.pages, slug) ?? (locals.viewerPage?.slug === slug ? locals.viewerPage : null);
     rootPath = page ? slugBasePath(locals.sitePath, page.slug) : '';
   }
   if (!page) return null;

@@ -14,7 +14,7 @@ const SLOT = Symbol.for('porchlight.site-config');
 
 beforeEach(() => {
   const parsed = loadLauncherConfig({});
-  provideSiteConfig(siteConfigOf(parsed.site, parsed.languages, { api: { url: 'http://127.0.0.1:4322/api/v1', key: 'sk_test' }, subscriptions: false, subscribeFormOrigin: null }));
+  provideSiteConfig(siteConfigOf(parsed.site, parsed.languages, { api: { url: 'http://127.0.0.1:4322/api/v1', key: 'sk_test' }, subscriptions: false, subscribeFormOrigin: null, audiences: null }));
 });
 afterEach(() => {
   delete (globalThis as Record<symbol, unknown>)[SLOT];
@@ -32,6 +32,8 @@ function locals(preview: App.Locals['preview']): App.Locals {
     exporting: false,
     locale: null,
     preview,
+    viewerPage: null,
+    privateView: false,
     i18n: translator(),
   };
 }
