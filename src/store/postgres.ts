@@ -1,7 +1,7 @@
 import postgres from 'postgres';
 import type { Database, DialectName, RunResult, Transaction } from './database.ts';
 import { parseDatabaseUrl } from './database-url.ts';
-import { StoreConnectError } from './errors.ts';
+import { StoreConnectError, StoreUnavailableError } from './errors.ts';
 import { numberPlaceholders } from './placeholders.ts';
 import type { Row, SqlParam } from './rows.ts';
 
@@ -62,6 +62,31 @@ function connectError(error: unknown, hosts: readonly string[]): Error {
   return new StoreConnectError(`cannot use the PostgreSQL server at ${where} (DATABASE_URL): ${error instanceof Error ? error.message : String(error)}`);
 }
 
+/**
+ * SQLSTATEs that say the server, not the statement, is the problem: connection exceptions (08…),
+ * the server shutting down or starting (57P01–57P03), too many connections (53300), and a write
+ * reaching a read-only server (25006: a standby, or a primary being demoted).
+ */
+const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300|25006)$/;
+
+/** A server that answers but takes no writes: the pool's connections there must not be kept. */
+const READ_ONLY_STATE = '25006';
+
+/**
+ * A failure of the server or of the way to it as StoreUnavailableError (callers answer 503 and
+ * retry); anything else (a constraint, a bad statement) is handed on as it is.
+ */
+export function unavailableError(error: unknown): StoreUnavailableError | null {
+  if (error instanceof StoreUnavailableError) return error;
+  const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  if (code === undefined) return null;
+  if (NETWORK_CODES.has(code)) return new StoreUnavailableError(`the PostgreSQL server cannot be reached (${code})`);
+  if (error instanceof postgres.PostgresError && UNAVAILABLE_STATES.test(code)) {
+    return new StoreUnavailableError(code === READ_ONLY_STATE ? 'the PostgreSQL server reached is read-only (a standby, or a fail-over under way)' : `the PostgreSQL server is unavailable (SQLSTATE ${code})`);
+  }
+  return null;
+}
+
 const quoteIdentifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 type Driver = postgres.Sql<{ bigint: number | bigint; time: string }>;
@@ -107,10 +132,37 @@ export interface PostgresOptions {
  */
 export class PostgresDatabase implements Database {
   readonly dialect: DialectName = 'postgres';
-  private readonly sql: Driver;
+  private sql: Driver;
+  private readonly connect: () => Driver;
+  private closed = false;
 
-  private constructor(sql: Driver) {
+  private constructor(connect: () => Driver, sql: Driver) {
+    this.connect = connect;
     this.sql = sql;
+  }
+
+  /**
+   * Runs a call on the pool, turning a failure of the server into StoreUnavailableError. A write
+   * refused as read-only means the pool holds connections to a standby (or a demoted primary):
+   * the pool is replaced, so the next call connects afresh and the driver picks a read-write
+   * server among DATABASE_URL's hosts (`target_session_attrs=read-write`).
+   */
+  private async guarded<T>(call: (sql: Driver) => Promise<T>): Promise<T> {
+    const sql = this.sql;
+    try {
+      return await call(sql);
+    } catch (error) {
+      const unavailable = unavailableError(error);
+      if (!unavailable) throw error;
+      if (error instanceof postgres.PostgresError && error.code === READ_ONLY_STATE) this.replacePool(sql);
+      throw unavailable;
+    }
+  }
+
+  private replacePool(stale: Driver): void {
+    if (this.closed || this.sql !== stale) return;
+    this.sql = this.connect();
+    void stale.end({ timeout: 5 }).catch(() => undefined);
   }
 
   /**
@@ -120,7 +172,7 @@ export class PostgresDatabase implements Database {
   static async open(url: string, options: PostgresOptions): Promise<PostgresDatabase> {
     const { hosts } = parseDatabaseUrl(url);
     if (!/^[a-z][a-z0-9_]{0,62}$/.test(options.schema)) throw new TypeError(`PostgreSQL schema name ${JSON.stringify(options.schema)}`);
-    const sql: Driver = postgres(url, {
+    const connect = (): Driver => postgres(url, {
       max: options.maxConnections ?? 5,
       connect_timeout: options.connectTimeoutSeconds ?? 10,
       // Notices ("schema already exists, skipping") are not Porchlight's to print.
@@ -131,6 +183,7 @@ export class PostgresDatabase implements Database {
         time: { to: 1184, from: [1184], serialize: (value: string) => value, parse: timeFromPostgres },
       },
     });
+    const sql = connect();
     try {
       const [server] = await sql.unsafe("SELECT current_setting('server_version_num')::int AS num, current_setting('server_version') AS version");
       checkServerVersion(Number(server?.num), String(server?.version));
@@ -141,7 +194,7 @@ export class PostgresDatabase implements Database {
           await tx.unsafe(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(options.schema)}`);
         });
       }
-      return new PostgresDatabase(sql);
+      return new PostgresDatabase(connect, sql);
     } catch (error) {
       await sql.end({ timeout: 1 }).catch(() => undefined);
       throw connectError(error, hosts);
@@ -149,21 +202,21 @@ export class PostgresDatabase implements Database {
   }
 
   async all(text: string, ...params: SqlParam[]): Promise<Row[]> {
-    return [...(await query(this.sql, text, params))] as Row[];
+    return this.guarded(async (sql) => [...(await query(sql, text, params))] as Row[]);
   }
 
   async get(text: string, ...params: SqlParam[]): Promise<Row | undefined> {
-    return (await query(this.sql, text, params))[0] as Row | undefined;
+    return this.guarded(async (sql) => (await query(sql, text, params))[0] as Row | undefined);
   }
 
   async run(text: string, ...params: SqlParam[]): Promise<RunResult> {
-    return { changes: (await query(this.sql, text, params)).count };
+    return this.guarded(async (sql) => ({ changes: (await query(sql, text, params)).count }));
   }
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     // Said, not assumed: a server whose default is REPEATABLE READ or SERIALIZABLE would make the
     // stores' guarded updates fail with serialization errors instead of waiting and re-checking.
-    return (await this.sql.begin(ISOLATION, (tx) => work(transactionOf(tx)))) as T;
+    return this.guarded(async (sql) => (await sql.begin(ISOLATION, (tx) => work(transactionOf(tx)))) as T);
   }
 
   async migrationTransaction(work: (tx: Transaction) => Promise<void>): Promise<void> {
@@ -197,6 +250,7 @@ export class PostgresDatabase implements Database {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.sql.end({ timeout: 5 });
   }
 }

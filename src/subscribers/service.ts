@@ -93,6 +93,7 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
     maxPerSecond: options.maxPerSecond ?? 50,
     manageUrl: (base, subscriberId, locale) => manageLink(base, manageToken(store.secret(), subscriberId), locale),
     messageId: (mail) => `<${mail.eventId}.${mail.subscriberId}@${messageHost}>`,
+    onRoundFailed: (error, retryInMs) => log.warn({ event: 'outbox-sender', reason: reasonOf(error), retryInMs }, `the outbox could not be read or written (${reasonOf(error)}); trying again in ${Math.round(retryInMs / 100) / 10} s`),
   });
   const languages = options.languages ?? DEFAULT_LANGUAGE_SETTINGS;
 
