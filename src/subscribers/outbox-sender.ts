@@ -8,7 +8,7 @@
  * the whole sender pauses with a growing delay and the mails wait; a 4xx: that mail waits with
  * its own backoff; a 5xx to RCPT TO: that mail is given up and counts towards the address bouncing.
  * The store unreachable (PostgreSQL stopped or failing over): the round ends, and the sender tries
- * again after a delay that grows from half a second to 30 s while it lasts; a mail whose result
+ * again after a delay that grows from half a second to 10 s while it lasts; a mail whose result
  * could not be recorded stays claimed and is settled by its lease (docs/subscriptions.md).
  */
 import type { MailContent } from './mail-view.ts';
@@ -123,7 +123,7 @@ export class OutboxSender {
       this.failedRounds = 0;
     } catch (error) {
       this.failedRounds += 1;
-      const retryInMs = Math.min(30_000, 500 * 2 ** Math.min(6, this.failedRounds - 1));
+      const retryInMs = Math.min(10_000, 500 * 2 ** Math.min(5, this.failedRounds - 1));
       this.options.onRoundFailed?.(error, retryInMs);
       this.schedule(this.now() + retryInMs);
     }

@@ -135,22 +135,41 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
   let latest: Snapshot | null = null;
   /** The snapshot being taken (the feed takes them one at a time); close waits for it. */
   let feeding: Promise<void> = Promise.resolve();
-  const stopSnapshots = onSnapshot((kind, snapshot) => {
-    if (kind === 'restored') {
-      latest ??= snapshot;
-      return;
-    }
-    latest = snapshot;
+  let closing = false;
+  /** A take that failed (the store unreachable) is tried again: no new snapshot may come while the data stays the same. */
+  let feedRetry: NodeJS.Timeout | null = null;
+  let feedFailures = 0;
+  const takeLatest = () => {
+    const snapshot = latest;
+    if (!snapshot || closing) return;
+    if (feedRetry) clearTimeout(feedRetry);
+    feedRetry = null;
     feeding = feed.take(snapshot, Date.now()).then(
       (result) => {
+        feedFailures = 0;
         if (result.events > 0 || result.removed > 0) log.info({ event: 'subscription-events', events: result.events, queued: result.queued, removed: result.removed }, `${result.events} events, ${result.queued} mails queued`);
         if (result.queued > 0) {
           sender.wake();
           endpoints.wake();
         }
       },
-      (error: unknown) => log.error({ event: 'subscription-events', reason: reasonOf(error) }, `events could not be recorded (${reasonOf(error)})`),
+      (error: unknown) => {
+        feedFailures += 1;
+        const retryInMs = Math.min(10_000, 1_000 * 2 ** Math.min(4, feedFailures - 1));
+        log.error({ event: 'subscription-events', reason: reasonOf(error), retryInMs }, `events could not be recorded (${reasonOf(error)}); trying again in ${retryInMs / 1000} s`);
+        if (closing || latest !== snapshot) return;
+        feedRetry = setTimeout(takeLatest, retryInMs);
+        feedRetry.unref();
+      },
     );
+  };
+  const stopSnapshots = onSnapshot((kind, snapshot) => {
+    if (kind === 'restored') {
+      latest ??= snapshot;
+      return;
+    }
+    latest = snapshot;
+    takeLatest();
   });
 
   const confirmations = { sent: 0, failed: 0 };
@@ -221,6 +240,8 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async close() {
       clearInterval(tick);
+      closing = true;
+      if (feedRetry) clearTimeout(feedRetry);
       stopSnapshots();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -239,6 +239,8 @@ export async function startReplicaSet(options: ReplicaSetOptions): Promise<Repli
     const replicas: SiteReplica[] = [];
     const stopReplicas = async () => {
       await Promise.all(replicas.map((replica) => replica.stop()));
+      // REPLICAS_DEBUG=1: what each replica logged, to see why a fault test failed.
+      if (process.env.REPLICAS_DEBUG) for (const replica of replicas) console.error(`--- replica ${replica.index}\n${replica.lines.join('\n')}`);
     };
     cleanups.push(stopReplicas);
     // One first: it migrates the store; the others then find it done (they would wait on the lock anyway).

@@ -1,0 +1,61 @@
+/**
+ * A PostgreSQL hot standby (`pg_basebackup -R`) beside the primary, two replicas behind nginx with
+ * a multi-host DATABASE_URL (`target_session_attrs=read-write`); the primary killed with SIGKILL
+ * and the standby promoted (`pg_ctl promote`, as an operator or a fail-over manager would):
+ * Porchlight takes a subscription again within 10 s, on its own, answering 503 with Retry-After
+ * (never a 500) meanwhile, and the subscription is on the new primary.
+ */
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PostgresCluster } from '../support/postgres.ts';
+import { replicaToolsAvailable, startReplicaSet, until, type ReplicaSet } from '../support/replicas.ts';
+import { postForm } from './support.ts';
+
+const WRITES_AGAIN_WITHIN_MS = 10_000;
+
+describe.runIf(replicaToolsAvailable() || process.env.CI === 'true')('the primary lost, the standby promoted', () => {
+  let set: ReplicaSet;
+  let standby: PostgresCluster & { promote(): void };
+  beforeAll(async () => {
+    set = await startReplicaSet({
+      replicas: 2,
+      databaseUrl: async (primary) => {
+        standby = await primary.startStandby();
+        return `postgres://porchlight@127.0.0.1:${primary.port},127.0.0.1:${standby.port}/porchlight?target_session_attrs=read-write`;
+      },
+    });
+  }, 120_000);
+  afterAll(async () => set?.close(), 60_000);
+
+  it('takes a subscription again within 10 s of the promotion, unattended', async () => {
+    await until(async () => (await postForm(set.url, 'before@example.com')).status === 200, 'a first subscription', 30_000);
+    set.postgres.kill();
+    // Writes meanwhile: a clear 503, never a 500.
+    const meanwhile = await postForm(set.url, 'meanwhile@example.com');
+    expect(meanwhile.status).toBe(503);
+    expect(meanwhile.retryAfter).not.toBeNull();
+    standby.promote();
+    const promotedAt = Date.now();
+    const answers: number[] = [];
+    let address = '';
+    for (let attempt = 0; Date.now() - promotedAt < WRITES_AGAIN_WITHIN_MS + 20_000; attempt += 1) {
+      address = `after${attempt}@example.com`;
+      const answer = await postForm(set.url, address);
+      answers.push(answer.status);
+      if (answer.status === 200) break;
+      expect(answer.status).toBe(503);
+      expect(answer.retryAfter).not.toBeNull();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const tookMs = Date.now() - promotedAt;
+    expect(answers.at(-1)).toBe(200);
+    expect(tookMs).toBeLessThan(WRITES_AGAIN_WITHIN_MS);
+    const sql = postgres(standby.url('porchlight'), { max: 1, onnotice: () => undefined });
+    try {
+      const rows = await sql`SELECT email FROM subscribers.subscribers WHERE email IN ('before@example.com', ${address}) ORDER BY email`;
+      expect(rows.map((row) => row.email as string).sort()).toEqual([address, 'before@example.com'].sort());
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  }, 180_000);
+});
