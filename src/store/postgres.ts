@@ -50,7 +50,7 @@ export function checkServerVersion(versionNum: number, version: string): void {
   if (versionNum < OLDEST_SERVER) throw new StoreConnectError(`the PostgreSQL server (DATABASE_URL) is version ${version}; Porchlight needs PostgreSQL 15 or newer`);
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED']);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'EPIPE', 'ECONNABORTED', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED']);
 
 /** A driver's connection failure as one line naming the servers (never the URL, which may carry a password). */
 function connectError(error: unknown, hosts: readonly string[]): Error {
@@ -85,6 +85,22 @@ export function unavailableError(error: unknown): StoreUnavailableError | null {
     return new StoreUnavailableError(code === READ_ONLY_STATE ? 'the PostgreSQL server reached is read-only (a standby, or a fail-over under way)' : `the PostgreSQL server is unavailable (SQLSTATE ${code})`);
   }
   return null;
+}
+
+/**
+ * `target_session_attrs=read-write` as libpq means it: not a hot standby. The driver reads
+ * `read-write` as "default_transaction_read_only is off", which a hot standby also reports (it is
+ * read-only through `in_hot_standby`), so a standby listed first would be kept and every write
+ * refused; its `primary` checks `in_hot_standby`. A primary made read-only by hand (fenced) is
+ * still accepted by that check: its writes fail with 25006, and the pool is then replaced (guarded).
+ */
+function sessionAttrs(url: string): { target_session_attrs?: 'primary' } {
+  try {
+    return new URL(url).searchParams.get('target_session_attrs') === 'read-write' ? { target_session_attrs: 'primary' } : {};
+  } catch {
+    // Multi-host URLs are not WHATWG URLs; read the parameter from the query text.
+    return /[?&]target_session_attrs=read-write(?:&|$)/.test(url) ? { target_session_attrs: 'primary' } : {};
+  }
 }
 
 const quoteIdentifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -173,6 +189,7 @@ export class PostgresDatabase implements Database {
     const { hosts } = parseDatabaseUrl(url);
     if (!/^[a-z][a-z0-9_]{0,62}$/.test(options.schema)) throw new TypeError(`PostgreSQL schema name ${JSON.stringify(options.schema)}`);
     const connect = (): Driver => postgres(url, {
+      ...sessionAttrs(url),
       max: options.maxConnections ?? 5,
       connect_timeout: options.connectTimeoutSeconds ?? 10,
       // Notices ("schema already exists, skipping") are not Porchlight's to print.

@@ -32,8 +32,9 @@ describe.runIf(replicaToolsAvailable() || process.env.CI === 'true')('the primar
     set.postgres.kill();
     // Writes meanwhile: a clear 503, never a 500.
     const meanwhile = await postForm(set.url, 'meanwhile@example.com');
-    expect(meanwhile.status).toBe(503);
-    expect(meanwhile.retryAfter).not.toBeNull();
+    expect(meanwhile.status, meanwhile.body).toBe(503);
+    expect(meanwhile.body).toContain('nothing was saved');
+    expect(meanwhile.retryAfter, meanwhile.body).not.toBeNull();
     standby.promote();
     const promotedAt = Date.now();
     const answers: number[] = [];
@@ -43,8 +44,8 @@ describe.runIf(replicaToolsAvailable() || process.env.CI === 'true')('the primar
       const answer = await postForm(set.url, address);
       answers.push(answer.status);
       if (answer.status === 200) break;
-      expect(answer.status).toBe(503);
-      expect(answer.retryAfter).not.toBeNull();
+      expect(answer.status, answer.body).toBe(503);
+      expect(answer.retryAfter, answer.body).not.toBeNull();
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const tookMs = Date.now() - promotedAt;

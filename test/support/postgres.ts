@@ -122,7 +122,7 @@ async function startCluster(primaryPort: number | null): Promise<PostgresCluster
   process.on('exit', stop);
   try {
     if (primaryPort === null) runAsServerUser(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', USER, '--no-locale', '-E', 'UTF8', '--no-sync']);
-    else runAsServerUser(join(bin, 'pg_basebackup'), ['-R', '-D', data, '-h', '127.0.0.1', '-p', String(primaryPort), '-U', USER, '-X', 'stream', '--no-sync']);
+    else runAsServerUser(join(bin, 'pg_basebackup'), ['-R', '-D', data, '-h', '127.0.0.1', '-p', String(primaryPort), '-U', USER, '-X', 'stream', '-c', 'fast', '--no-sync']);
     // A port picked free may be taken before the server binds it: try a few.
     for (let attempt = 1; ; attempt += 1) {
       port = await freePort();
