@@ -31,7 +31,11 @@ describe.runIf(replicaToolsAvailable() || process.env.CI === 'true')('the primar
     await until(async () => (await postForm(set.url, 'before@example.com')).status === 200, 'a first subscription', 30_000);
     set.postgres.kill();
     // Writes meanwhile: a clear 503, never a 500.
+    const askedAt = Date.now();
     const meanwhile = await postForm(set.url, 'meanwhile@example.com');
+    // Answered, not left hanging while no server takes writes.
+    const meanwhileMs = Date.now() - askedAt;
+    expect(meanwhileMs).toBeLessThan(12_000);
     expect(meanwhile.status, meanwhile.body).toBe(503);
     expect(meanwhile.body).toContain('nothing was saved');
     expect(meanwhile.retryAfter, meanwhile.body).not.toBeNull();
@@ -51,6 +55,7 @@ describe.runIf(replicaToolsAvailable() || process.env.CI === 'true')('the primar
     const tookMs = Date.now() - promotedAt;
     expect(answers.at(-1)).toBe(200);
     expect(tookMs).toBeLessThan(WRITES_AGAIN_WITHIN_MS);
+    console.log(`writes again ${tookMs} ms after the promotion (answers meanwhile: ${answers.join(' ')}); the first 503 took ${meanwhileMs} ms`);
     const sql = postgres(standby.url('porchlight'), { max: 1, onnotice: () => undefined });
     try {
       const rows = await sql`SELECT email FROM subscribers.subscribers WHERE email IN ('before@example.com', ${address}) ORDER BY email`;

@@ -101,12 +101,17 @@ async function startCluster(primaryPort: number | null): Promise<PostgresCluster
   const kill = () => {
     if (!running()) return;
     const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone already.
+    // The machine lost: the postmaster and every backend at once (a backend left alone could
+    // still commit on its open connection for a moment).
+    const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
+    for (const victim of [pid, ...children]) {
+      try {
+        process.kill(victim, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
     }
-    // Its backends notice the postmaster gone and exit; the pid file stays behind a SIGKILL.
+    // The pid file stays behind a SIGKILL.
     rmSync(join(data, 'postmaster.pid'), { force: true });
   };
   const stop = () => {
