@@ -7,13 +7,13 @@
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replicaToolsAvailable, startReplicaSet, steadyLoad, until, type ReplicaSet } from '../support/replicas.ts';
+import { replicaTestsRun, startReplicaSet, steadyLoad, until, type ReplicaSet } from '../support/replicas.ts';
 import { createIncident, demoPage, mailsAbout, postForm, seedSubscribers } from './support.ts';
 
 const SUBSCRIBERS = 20;
 const OUTAGE_MS = Number(process.env.OUTAGE_MS ?? 30_000);
 
-describe.runIf(replicaToolsAvailable() || process.env.CI === 'true')('PostgreSQL stopped for 30 s under two replicas', () => {
+describe.runIf(replicaTestsRun())('PostgreSQL stopped for 30 s under two replicas', () => {
   let set: ReplicaSet;
   beforeAll(async () => {
     set = await startReplicaSet({ replicas: 2 });

@@ -8,12 +8,12 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostgresCluster } from '../support/postgres.ts';
-import { replicaToolsAvailable, startReplicaSet, until, type ReplicaSet } from '../support/replicas.ts';
+import { replicaTestsRun, startReplicaSet, until, type ReplicaSet } from '../support/replicas.ts';
 import { postForm } from './support.ts';
 
 const WRITES_AGAIN_WITHIN_MS = 10_000;
 
-describe.runIf(replicaToolsAvailable() || process.env.CI === 'true')('the primary lost, the standby promoted', () => {
+describe.runIf(replicaTestsRun())('the primary lost, the standby promoted', () => {
   let set: ReplicaSet;
   let standby: PostgresCluster & { promote(): void };
   beforeAll(async () => {

@@ -5,12 +5,12 @@
  * mailed twice (counted at a real SMTP server). Real processes on loopback (test/support/replicas.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replicaToolsAvailable, startReplicaSet, steadyLoad, until, type ReplicaSet } from '../support/replicas.ts';
+import { replicaTestsRun, startReplicaSet, steadyLoad, until, type ReplicaSet } from '../support/replicas.ts';
 import { createIncident, demoPage, mailsAbout, seedSubscribers } from './support.ts';
 
 const SUBSCRIBERS = 240;
 
-describe.runIf(replicaToolsAvailable() || process.env.CI === 'true')('three replicas, one killed with SIGKILL under load', () => {
+describe.runIf(replicaTestsRun())('three replicas, one killed with SIGKILL under load', () => {
   let set: ReplicaSet;
   beforeAll(async () => {
     // A slow pace per replica, so the fan-out is still running when the kill comes.

@@ -49,6 +49,22 @@ function runAsServerUser(command: string, args: string[]): void {
   if (result.status !== 0) throw new Error(`${command} failed (${result.status ?? result.signal}): ${(result.stderr || result.stdout).trim().slice(0, 500)}`);
 }
 
+/** The processes whose parent is `pid`, from /proc (Linux). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // "pid (comm) state ppid …": the name may hold spaces, so read after its closing parenthesis.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return children;
+}
+
 export interface PostgresCluster {
   port: number;
   /** The URL of a database of this cluster. */
@@ -103,7 +119,7 @@ async function startCluster(primaryPort: number | null): Promise<PostgresCluster
     const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
     // The machine lost: the postmaster and every backend at once (a backend left alone could
     // still commit on its open connection for a moment).
-    const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
+    const children = childrenOf(pid);
     for (const victim of [pid, ...children]) {
       try {
         process.kill(victim, 'SIGKILL');

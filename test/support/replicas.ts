@@ -45,6 +45,18 @@ export function replicaToolsAvailable(): boolean {
   return hasNginx && (existsSync('/usr/lib/postgresql') || Boolean(process.env.PG_BIN));
 }
 
+/**
+ * Whether the replica fault tests run here: nginx, PostgreSQL and the built site present. Under
+ * CI=true they always run (and fail on what is missing: .ci/run installs nginx and PostgreSQL,
+ * `npm test` builds the site first); elsewhere they are skipped with a warning.
+ */
+export function replicaTestsRun(): boolean {
+  if (process.env.CI === 'true') return true;
+  const missing = [replicaToolsAvailable() ? null : 'nginx or PostgreSQL 15+', siteBuilt() ? null : 'the built site (npx astro build)'].filter(Boolean);
+  if (missing.length > 0) console.warn(`replica fault tests skipped: ${missing.join(' and ')} missing`);
+  return missing.length === 0;
+}
+
 function spawnable(command: string): boolean {
   return (process.env.PATH ?? '').split(':').some((dir) => existsSync(path.join(dir, command)));
 }
@@ -99,6 +111,8 @@ export interface ReplicaSet {
   smtp: SmtpSink;
   /** Starts one more replica in a slot (after a kill or stop), on its old port. */
   restart(index: number): Promise<SiteReplica>;
+  /** Another nginx over some of the replicas only (one against all, in the benchmark); stopped by close(). */
+  balancerOver(indexes: readonly number[]): Promise<{ url: string; stop(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -261,6 +275,13 @@ export async function startReplicaSet(options: ReplicaSetOptions): Promise<Repli
       databaseUrl,
       api: apiInfo,
       smtp,
+      async balancerOver(indexes) {
+        const port = await freePort();
+        const folder = mkdtempSync(path.join(dir, 'nginx-'));
+        const extra = await startBalancer(folder, port, indexes.map((index) => ports[index]!));
+        cleanups.splice(1, 0, () => extra.stop());
+        return { url: `http://127.0.0.1:${port}`, stop: () => extra.stop() };
+      },
       async restart(index) {
         const replica = await startReplica(index, ports[index]!, env, dir);
         replicas[index] = replica;
