@@ -74,7 +74,7 @@ interface Result {
 async function main(): Promise<Result> {
   const smtp = await countingSmtp();
   // No pace (SUBSCRIPTION_MAILS_PER_SECOND=0): the fan-out as fast as three senders go.
-  const set = await startReplicaSet({ replicas: 3, freshSeconds: 2, env: { SMTP_PORT: String(smtp.port), SUBSCRIPTION_MAILS_PER_SECOND: '0' } });
+  const set = await startReplicaSet({ replicas: 3, freshSeconds: 10, env: { SMTP_PORT: String(smtp.port), SUBSCRIPTION_MAILS_PER_SECOND: '0' } });
   try {
     const one = await set.balancerOver([0]);
     const pageUrl = (base: string) => `${base}/acme`;

@@ -148,7 +148,9 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
       (result) => {
         feedFailures = 0;
         if (result.events > 0 || result.removed > 0) log.info({ event: 'subscription-events', events: result.events, queued: result.queued, removed: result.removed }, `${result.events} events, ${result.queued} mails queued`);
-        if (result.queued > 0) {
+        // An event another replica recorded first queued nothing here, but its mails are due:
+        // every replica that sees it sends its share (each row claimed by one of them).
+        if (result.queued > 0 || result.events > 0) {
           sender.wake();
           endpoints.wake();
         }

@@ -4,6 +4,7 @@
  * fan-out: no request fails at the balancer, the other replicas go on mailing, and no address is
  * mailed twice (counted at a real SMTP server). Real processes on loopback (test/support/replicas.ts).
  */
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replicaTestsRun, startReplicaSet, steadyLoad, until, type ReplicaSet } from '../support/replicas.ts';
 import { createIncident, demoPage, mailsAbout, seedSubscribers } from './support.ts';
@@ -18,6 +19,17 @@ describe.runIf(replicaTestsRun())('three replicas, one killed with SIGKILL under
   }, 120_000);
   afterAll(async () => set?.close(), 60_000);
 
+  /** How many processes have claimed outbox rows so far. */
+  async function senders(): Promise<number> {
+    const sql = postgres(set.databaseUrl, { max: 1, onnotice: () => undefined });
+    try {
+      const [row] = await sql`SELECT COUNT(DISTINCT claimed_by)::int AS n FROM subscribers.outbox WHERE claimed_by IS NOT NULL`;
+      return Number(row?.n);
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  }
+
   it('serves every request and keeps mailing, nobody twice', async () => {
     const page = await demoPage(set.api);
     await seedSubscribers(set.databaseUrl, page.id, SUBSCRIBERS);
@@ -26,6 +38,8 @@ describe.runIf(replicaTestsRun())('three replicas, one killed with SIGKILL under
       await until(() => load.tally.ok >= 20, 'the load to run');
       await createIncident(set.api, page.monitorId, 'Replica fault drill');
       await until(() => set.smtp.mails.length >= 30, 'the fan-out to start');
+      // Every replica sends its share (each row claimed by one): the one killed is one of them.
+      await until(async () => (await senders()) === 3, 'all three replicas to send', 30_000);
       const victim = set.replicas[1]!;
       await victim.kill();
       const atKill = set.smtp.mails.length;

@@ -244,6 +244,10 @@ export async function startReplicaSet(options: ReplicaSetOptions): Promise<Repli
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(smtp.port),
       SMTP_FROM: 'Status <status@example.com>',
+      // The API's push reaches one replica (the one nginx picks) until pushes fan out between
+      // replicas (issue 29, LISTEN/NOTIFY): until then each replica polls every CACHE_FRESH_SECONDS.
+      // The shared PUSH_TOKEN is set all the same, as docs say every replica must share it.
+      PUSH_UPDATES: 'false',
       CACHE_FRESH_SECONDS: String(options.freshSeconds ?? 2),
       HISTORY_BACKFILL_PAGES: '0',
       LOG_LEVEL: 'info',
