@@ -15,7 +15,7 @@ import { cpus } from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { SubscriberStore } from '../src/subscribers/store.ts';
-import { startReplicaSet } from '../test/support/replicas.ts';
+import { replicaToolsAvailable, startReplicaSet } from '../test/support/replicas.ts';
 import { createIncident, demoPage } from '../test/replicas/support.ts';
 import { loadGenerator, median, runLoad, type LoadResult } from './lib/load.ts';
 import { root } from './lib/processes.ts';
@@ -140,7 +140,9 @@ function section(result: Result, generator: string): string {
   ].join('\n');
 }
 
-if (import.meta.main) {
+/** Runs the section and writes it (bench/results/replicas.json, docs/benchmarks.md); returns its text. */
+export async function runReplicasBench(): Promise<string> {
+  if (!replicaToolsAvailable()) return 'replicas: skipped (nginx or PostgreSQL 15+ not installed)';
   const result = await main();
   const text = section(result, await loadGenerator());
   await mkdir(path.join(root, 'bench/results'), { recursive: true });
@@ -152,5 +154,7 @@ if (import.meta.main) {
     ? current.replace(/<!-- replicas:start -->[\s\S]*<!-- replicas:end -->/, block)
     : `${current.trimEnd()}\n\n## Replicas\n\n\`node_modules/.bin/node bench/replicas.ts\` (after \`npx astro build\`; \`npm run bench\` runs it last): three site replicas behind nginx on one PostgreSQL (test/support/replicas.ts).\n\n${block}\n`;
   await writeFile(docs, next);
-  console.log(text);
+  return text;
 }
+
+if (import.meta.main) console.log(await runReplicasBench());

@@ -15,7 +15,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { copyFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -116,27 +116,20 @@ export interface ReplicaSet {
   close(): Promise<void>;
 }
 
-/** The upstream block the tests run (and docs/scaling.md should publish): retries on the next replica. */
+/**
+ * The published upstream block (docs/replicas.nginx.conf), its example servers replaced by the
+ * replicas' loopback ports and its port by `listenPort`: what the docs say is what is tested.
+ */
 export function balancerConfig(listenPort: number, replicaPorts: readonly number[]): string {
-  return `upstream porchlight {
-    ${replicaPorts.map((port) => `server 127.0.0.1:${port} max_fails=1 fail_timeout=2s;`).join('\n    ')}
-    keepalive 32;
-  }
-  server {
-    listen 127.0.0.1:${listenPort};
-    location / {
-      proxy_pass http://porchlight;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_connect_timeout 1s;
-      proxy_send_timeout 10s;
-      proxy_read_timeout 15s;
-      proxy_next_upstream error timeout http_502 http_503;
-      proxy_next_upstream_tries 3;
-      proxy_next_upstream_timeout 10s;
-    }
-  }`;
+  const published = readFileSync(path.join(root, 'docs/replicas.nginx.conf'), 'utf8');
+  const example = /^(\s*)server 10\.0\.0\.\d+:4321 (.*)$/gm;
+  const first = example.exec(published);
+  if (!first) throw new Error('docs/replicas.nginx.conf has no example server line');
+  const servers = replicaPorts.map((port) => `${first[1]}server 127.0.0.1:${port} ${first[2]}`).join('\n');
+  let placed = false;
+  const config = published.replace(example, () => (placed ? '' : ((placed = true), servers))).replace(/\n\s*\n(?=\s*keepalive)/, '\n');
+  if (!config.includes('listen 80;')) throw new Error('docs/replicas.nginx.conf does not listen on 80');
+  return config.replace('listen 80;', `listen 127.0.0.1:${listenPort};`);
 }
 
 async function startBalancer(dir: string, port: number, replicaPorts: readonly number[]): Promise<{ stop(): Promise<void> }> {
