@@ -151,7 +151,8 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
     const snapshot = deps.snapshot();
     const method = request.method ?? 'GET';
     const client = String(request.headers['x-porchlight-client'] ?? 'unknown');
-    if (!snapshot) return send(request, response, message(503, site.unavailableTitle, site.unavailableBody));
+    // No data loaded yet (just started): nothing can be checked against the pages; soon it can.
+    if (!snapshot) return send(request, response, message(503, site.unavailableTitle, site.unavailableBody), { 'retry-after': '5' });
     const found = locate(snapshot, request.headers.host, request.url ?? '/');
     if (!found) return send(request, response, message(404, site.notFoundTitle, site.notFoundBody));
     const { page, action } = found;

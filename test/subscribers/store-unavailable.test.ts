@@ -52,6 +52,16 @@ describe('the subscription routes with the store unreachable', () => {
     expect(await answer.body.json()).toEqual({ ok: false, problem: 'unavailable', message: 'Subscriptions are briefly unavailable, and nothing was saved. Go back and try again in a minute.' });
   });
 
+  it('answer 503 with Retry-After before the first data load too (a replica just started)', async () => {
+    const routes = createRoutes({ store: {} as SubscriberStore, snapshot: () => null, sendConfirmation: () => undefined, languages: DEFAULT_LANGUAGE_SETTINGS });
+    const server = http.createServer((req, res) => void routes(req, res));
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const answer = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/subscribe`, { method: 'POST', body: 'email=a%40example.com', headers: { host: 'status.acme.test', 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(await answer.body.text()).toContain('Subscriptions are starting up.');
+    expect([answer.statusCode, answer.headers['retry-after']]).toEqual([503, '5']);
+  });
+
   it('let any other failure through (the service answers it 500)', async () => {
     const routes = createRoutes({ store: { subscribe: () => Promise.reject(new Error('a bug')) } as unknown as SubscriberStore, snapshot: () => snapshot(), sendConfirmation: () => undefined, languages: DEFAULT_LANGUAGE_SETTINGS });
     const server = http.createServer((req, res) => {
