@@ -13,6 +13,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { cpus } from 'node:os';
 import path from 'node:path';
+import postgres from 'postgres';
 import { SMTPServer } from 'smtp-server';
 import { SubscriberStore } from '../src/subscribers/store.ts';
 import { replicaToolsAvailable, startReplicaSet } from '../test/support/replicas.ts';
@@ -68,7 +69,7 @@ interface Result {
   oneReplica: LoadResult[];
   threeReplicas: LoadResult[];
   killed: LoadResult;
-  fanOut: { subscribers: number; mailed: number; twice: number; seconds: number | null; perReplicaPace: string };
+  fanOut: { subscribers: number; mailed: number; twice: number; seconds: number | null; perReplicaPace: string; sentPerProcess: number[] };
 }
 
 async function main(): Promise<Result> {
@@ -110,11 +111,14 @@ async function main(): Promise<Result> {
     // A moment for a duplicate to arrive, had one been sent.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const counts = [...smtp.perRecipient.values()];
+    const sql = postgres(set.databaseUrl, { max: 1, onnotice: () => undefined });
+    const shares = await sql`SELECT COUNT(*)::int AS n FROM subscribers.outbox WHERE state = 'sent' GROUP BY claimed_by ORDER BY n DESC`;
+    await sql.end({ timeout: 5 });
     return {
       oneReplica,
       threeReplicas,
       killed,
-      fanOut: { subscribers: SUBSCRIBERS, mailed: smtp.perRecipient.size, twice: counts.filter((count) => count > 1).length, seconds, perReplicaPace: 'unpaced (SUBSCRIPTION_MAILS_PER_SECOND=0)' },
+      fanOut: { subscribers: SUBSCRIBERS, mailed: smtp.perRecipient.size, twice: counts.filter((count) => count > 1).length, seconds, perReplicaPace: 'unpaced (SUBSCRIPTION_MAILS_PER_SECOND=0)', sentPerProcess: shares.map((share) => Number(share.n)) },
     };
   } finally {
     await set.close();
@@ -136,7 +140,7 @@ function section(result: Result, generator: string): string {
     '',
     `One of three replicas killed with SIGKILL 2 s into a 6 s run: ${killed.errors + killed.non2xx} failed requests of ${killed.requests} (${Math.round(killed.requestsPerSecond)} req/s over the run; nginx retries on the next replica, \`proxy_next_upstream error timeout http_502 http_503\`).`,
     '',
-    `Fan-out: ${fanOut.subscribers.toLocaleString('en')} confirmed subscribers, one incident, three replicas sending from one outbox, ${fanOut.perReplicaPace}: ${fanOut.seconds === null ? `only ${fanOut.mailed.toLocaleString('en')} mailed within ${FAN_OUT_LIMIT_MS / 1000} s` : `every subscriber mailed ${fanOut.seconds.toFixed(1)} s after the incident was created`}; ${fanOut.mailed.toLocaleString('en')} distinct recipients, ${fanOut.twice} mailed twice (counted per RCPT TO at a loopback SMTP server).`,
+    `Fan-out: ${fanOut.subscribers.toLocaleString('en')} confirmed subscribers, one incident, three replicas sending from one outbox, ${fanOut.perReplicaPace}: ${fanOut.seconds === null ? `only ${fanOut.mailed.toLocaleString('en')} mailed within ${FAN_OUT_LIMIT_MS / 1000} s` : `every subscriber mailed ${fanOut.seconds.toFixed(1)} s after the incident was created`}; ${fanOut.mailed.toLocaleString('en')} distinct recipients, ${fanOut.twice} mailed twice (counted per RCPT TO at a loopback SMTP server); mails sent per sender process: ${fanOut.sentPerProcess.map((count) => count.toLocaleString('en')).join(', ')}.`,
   ].join('\n');
 }
 
