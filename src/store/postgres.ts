@@ -103,14 +103,33 @@ function sessionAttrs(url: string): { target_session_attrs?: 'primary' } {
   }
 }
 
+const TIMED_OUT = Symbol('timed out');
+
+/** Resolves to TIMED_OUT after `ms`, without keeping the process alive. */
+function delay(ms: number): Promise<typeof TIMED_OUT> {
+  return new Promise((resolve) => setTimeout(() => resolve(TIMED_OUT), ms).unref());
+}
+
 const quoteIdentifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 type Driver = postgres.Sql<{ bigint: number | bigint; time: string }>;
 type DriverSql = Driver | postgres.TransactionSql<{ bigint: number | bigint; time: string }>;
 
-async function query(sql: DriverSql, text: string, params: SqlParam[]): Promise<postgres.RowList<postgres.Row[]>> {
+function query(sql: DriverSql, text: string, params: SqlParam[]): postgres.PendingQuery<postgres.Row[]> {
   return sql.unsafe(numberPlaceholders(text), params as postgres.ParameterOrJSON<never>[]);
 }
+
+/**
+ * How long a statement or transaction waits for a connection to a server that takes writes. The
+ * driver, asked for `target_session_attrs`, tries the hosts over and over while none qualifies (a
+ * primary lost, its standby not yet promoted) and never fails the waiting statement itself.
+ */
+export const CONNECTION_WAIT_MS = 5_000;
+
+const NO_SERVER = () => new StoreUnavailableError(`no PostgreSQL server that takes writes answered within ${CONNECTION_WAIT_MS / 1000} s`);
+
+/** A statement not yet sent to a server (the driver's Query: `state` is set once it is). */
+const notSent = (pending: postgres.PendingQuery<postgres.Row[]>) => (pending as unknown as { state: unknown }).state === null;
 
 /** The statements of one transaction, on the one connection the driver reserved for it. */
 function transactionOf(sql: postgres.TransactionSql<{ bigint: number | bigint; time: string }>): Transaction {
@@ -163,6 +182,24 @@ export class PostgresDatabase implements Database {
    * the pool is replaced, so the next call connects afresh and the driver picks a read-write
    * server among DATABASE_URL's hosts (`target_session_attrs=read-write`).
    */
+  /**
+   * A statement on the pool, given up (cancelled before it is sent, never run) when no connection
+   * comes within CONNECTION_WAIT_MS; a statement already sent is awaited. Giving up replaces the
+   * pool, which ends the driver's attempts to connect.
+   */
+  private statement(text: string, params: SqlParam[]): Promise<postgres.RowList<postgres.Row[]>> {
+    return this.guarded(async (sql) => {
+      const pending = query(sql, text, params);
+      const first = await Promise.race([pending, delay(CONNECTION_WAIT_MS)]);
+      if (first !== TIMED_OUT) return first as postgres.RowList<postgres.Row[]>;
+      if (!notSent(pending)) return await pending;
+      void pending.cancel();
+      pending.catch(() => undefined);
+      this.replacePool(sql);
+      throw NO_SERVER();
+    });
+  }
+
   private async guarded<T>(call: (sql: Driver) => Promise<T>): Promise<T> {
     const sql = this.sql;
     try {
@@ -219,21 +256,38 @@ export class PostgresDatabase implements Database {
   }
 
   async all(text: string, ...params: SqlParam[]): Promise<Row[]> {
-    return this.guarded(async (sql) => [...(await query(sql, text, params))] as Row[]);
+    return [...(await this.statement(text, params))] as Row[];
   }
 
   async get(text: string, ...params: SqlParam[]): Promise<Row | undefined> {
-    return this.guarded(async (sql) => (await query(sql, text, params))[0] as Row | undefined);
+    return (await this.statement(text, params))[0] as Row | undefined;
   }
 
   async run(text: string, ...params: SqlParam[]): Promise<RunResult> {
-    return this.guarded(async (sql) => ({ changes: (await query(sql, text, params)).count }));
+    return { changes: (await this.statement(text, params)).count };
   }
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    // Said, not assumed: a server whose default is REPEATABLE READ or SERIALIZABLE would make the
-    // stores' guarded updates fail with serialization errors instead of waiting and re-checking.
-    return this.guarded(async (sql) => (await sql.begin(ISOLATION, (tx) => work(transactionOf(tx)))) as T);
+    return this.guarded(async (sql) => {
+      // Given up when no connection comes in time (as statement()): a transaction that begins
+      // after that finds `abandoned` and rolls back before doing anything.
+      let began = false;
+      let abandoned = false;
+      // Said, not assumed: a server whose default is REPEATABLE READ or SERIALIZABLE would make the
+      // stores' guarded updates fail with serialization errors instead of waiting and re-checking.
+      const running = sql.begin(ISOLATION, (tx) => {
+        if (abandoned) throw NO_SERVER();
+        began = true;
+        return work(transactionOf(tx));
+      }) as Promise<T>;
+      const first = await Promise.race([running, delay(CONNECTION_WAIT_MS)]);
+      if (first !== TIMED_OUT) return first as T;
+      if (began) return await running;
+      abandoned = true;
+      running.catch(() => undefined);
+      this.replacePool(sql);
+      throw NO_SERVER();
+    });
   }
 
   async migrationTransaction(work: (tx: Transaction) => Promise<void>): Promise<void> {

@@ -29,6 +29,9 @@ describe.runIf(replicaTestsRun())('the primary lost, the standby promoted', () =
 
   it('takes a subscription again within 10 s of the promotion, unattended', async () => {
     await until(async () => (await postForm(set.url, 'before@example.com')).status === 200, 'a first subscription', 30_000);
+    // Replication is asynchronous: a primary killed before its last commit reached the standby
+    // loses it (docs/storage.md). That is PostgreSQL's promise, not under test: wait for the replay.
+    await until(async () => (await onStandby(['before@example.com'])).length === 1, 'the standby to replay the first subscription', 30_000);
     set.postgres.kill();
     // Writes meanwhile: a clear 503, never a 500.
     const askedAt = Date.now();
@@ -56,12 +59,16 @@ describe.runIf(replicaTestsRun())('the primary lost, the standby promoted', () =
     expect(answers.at(-1)).toBe(200);
     expect(tookMs).toBeLessThan(WRITES_AGAIN_WITHIN_MS);
     console.log(`writes again ${tookMs} ms after the promotion (answers meanwhile: ${answers.join(' ')}); the first 503 took ${meanwhileMs} ms`);
+    expect((await onStandby(['before@example.com', address])).sort()).toEqual([address, 'before@example.com'].sort());
+  }, 180_000);
+
+  /** Which of these addresses the standby (the new primary, once promoted) holds. */
+  async function onStandby(addresses: string[]): Promise<string[]> {
     const sql = postgres(standby.url('porchlight'), { max: 1, onnotice: () => undefined });
     try {
-      const rows = await sql`SELECT email FROM subscribers.subscribers WHERE email IN ('before@example.com', ${address}) ORDER BY email`;
-      expect(rows.map((row) => row.email as string).sort()).toEqual([address, 'before@example.com'].sort());
+      return (await sql`SELECT email FROM subscribers.subscribers WHERE email IN ${sql(addresses)}`).map((row) => row.email as string);
     } finally {
       await sql.end({ timeout: 5 });
     }
-  }, 180_000);
+  }
 });

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../src/store/errors.ts';
-import { PostgresDatabase, unavailableError } from '../../src/store/postgres.ts';
+import { CONNECTION_WAIT_MS, PostgresDatabase, unavailableError } from '../../src/store/postgres.ts';
 import { DIALECTS, startPostgresCluster, type PostgresCluster } from '../support/postgres.ts';
 
 describe('which failures are the server being unavailable', () => {
@@ -67,6 +67,40 @@ describe.runIf(DIALECTS.includes('postgres'))('the PostgreSQL dialect while its 
     } finally {
       await db.close();
       await admin.close();
+    }
+  }, 90_000);
+
+  it('gives up a statement after CONNECTION_WAIT_MS while no server takes writes, and never runs it later', async () => {
+    const primary = await startPostgresCluster();
+    try {
+      const dbUrl = await primary.createDatabase('porchlight_test');
+      const setup = await PostgresDatabase.open(dbUrl, { schema: 'waiting' });
+      await setup.run('CREATE TABLE IF NOT EXISTS notes (body text)');
+      await setup.close();
+      const standby = await primary.startStandby();
+      const db = await PostgresDatabase.open(`postgres://porchlight@127.0.0.1:${primary.port},127.0.0.1:${standby.port}/porchlight_test?target_session_attrs=read-write`, { schema: 'waiting' });
+      try {
+        await db.run('INSERT INTO notes VALUES (?)', 'before');
+        // Replayed before the primary goes, so that the standby's table is the whole story.
+        const replica = await PostgresDatabase.open(standby.url('porchlight_test'), { schema: 'waiting' });
+        for (let tries = 0; (await replica.all('SELECT body FROM notes')).length === 0 && tries < 200; tries += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+        await replica.close();
+        primary.kill();
+        // The pool notices its connections are gone; then nothing qualifies: the primary refuses, the standby is one.
+        await db.run('SELECT 1').catch(() => undefined);
+        const started = Date.now();
+        await expect(db.run('INSERT INTO notes VALUES (?)', 'given up')).rejects.toBeInstanceOf(StoreUnavailableError);
+        await expect(db.transaction(async (tx) => tx.run('INSERT INTO notes VALUES (?)', 'given up too'))).rejects.toBeInstanceOf(StoreUnavailableError);
+        expect(Date.now() - started).toBeLessThan(2 * CONNECTION_WAIT_MS + 5_000);
+        standby.promote();
+        await db.run('INSERT INTO notes VALUES (?)', 'after');
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(await db.all('SELECT body FROM notes ORDER BY body')).toEqual([{ body: 'after' }, { body: 'before' }]);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      primary.stop();
     }
   }, 90_000);
 });
