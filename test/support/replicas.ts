@@ -5,7 +5,8 @@
  * its own (`node src/service/main.ts`, as `npm run api`), N site replicas from the sources (`node
  * src/server/main.ts`, what `npm start` runs, on the site `astro build` made), each with the same
  * DATABASE_URL, PUSH_TOKEN, SITE_PUBLIC_URL (the balancer's address) and SMTP server, an SMTP sink,
- * and Debian's nginx as the balancer (its own prefix, config, pid and logs in a temporary folder).
+ * and Debian's nginx as the balancer with docs/scaling.md's block (its own prefix, config, pid and
+ * logs in a temporary folder).
  * Every start is bounded in time; `close()` stops everything (SIGKILL after a grace) and removes
  * the folders, also when a test failed half-way, and an exiting test process kills what is left.
  *
@@ -117,18 +118,21 @@ export interface ReplicaSet {
 }
 
 /**
- * The published upstream block (docs/replicas.nginx.conf), its example servers replaced by the
- * replicas' loopback ports and its port by `listenPort`: what the docs say is what is tested.
+ * The nginx block docs/scaling.md publishes ("nginx in front"), its example servers replaced by
+ * the replicas' loopback ports, its port by `listenPort` and its server_name dropped: what the
+ * docs say is what the fault tests run.
  */
 export function balancerConfig(listenPort: number, replicaPorts: readonly number[]): string {
-  const published = readFileSync(path.join(root, 'docs/replicas.nginx.conf'), 'utf8');
-  const example = /^(\s*)server 10\.0\.0\.\d+:4321 (.*)$/gm;
+  const scaling = readFileSync(path.join(root, 'docs/scaling.md'), 'utf8');
+  const published = /## nginx in front[\s\S]*?```nginx\n([\s\S]*?)```/.exec(scaling)?.[1];
+  if (!published) throw new Error('docs/scaling.md has no nginx block under "nginx in front"');
+  const example = /^(\s*)server 127\.0\.0\.1:\d+ (.*)$/gm;
   const first = example.exec(published);
-  if (!first) throw new Error('docs/replicas.nginx.conf has no example server line');
+  if (!first) throw new Error('the nginx block of docs/scaling.md has no example server line');
   const servers = replicaPorts.map((port) => `${first[1]}server 127.0.0.1:${port} ${first[2]}`).join('\n');
   let placed = false;
-  const config = published.replace(example, () => (placed ? '' : ((placed = true), servers))).replace(/\n\s*\n(?=\s*keepalive)/, '\n');
-  if (!config.includes('listen 80;')) throw new Error('docs/replicas.nginx.conf does not listen on 80');
+  const config = published.replace(example, () => (placed ? '' : ((placed = true), servers))).replace(/^\s*server_name .*\n/m, '');
+  if (!config.includes('listen 80;')) throw new Error('the nginx block of docs/scaling.md does not listen on 80');
   return config.replace('listen 80;', `listen 127.0.0.1:${listenPort};`);
 }
 
@@ -237,9 +241,10 @@ export async function startReplicaSet(options: ReplicaSetOptions): Promise<Repli
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(smtp.port),
       SMTP_FROM: 'Status <status@example.com>',
-      // The API's push reaches one replica (the one nginx picks) until pushes fan out between
-      // replicas (issue 29, LISTEN/NOTIFY): until then each replica polls every CACHE_FRESH_SECONDS.
-      // The shared PUSH_TOKEN is set all the same, as docs say every replica must share it.
+      // Polling only (every CACHE_FRESH_SECONDS): the faults under test are the store's and the
+      // balancer's, and each replica then sees an event within seconds on its own. The push
+      // fan-out between replicas (src/server/fanout/) has tests of its own. The shared PUSH_TOKEN
+      // is set all the same, as docs/scaling.md says every replica must share it.
       PUSH_UPDATES: 'false',
       CACHE_FRESH_SECONDS: String(options.freshSeconds ?? 2),
       HISTORY_BACKFILL_PAGES: '0',
