@@ -169,6 +169,7 @@ export const ar: Catalog = {
   'subscribe.tooManyBody': 'يُرجى الانتظار قليلًا قبل المحاولة مرة أخرى.',
   'subscribe.unavailableTitle': 'يُرجى المحاولة بعد قليل',
   'subscribe.unavailableBody': 'الاشتراكات قيد البدء. ارجع وحاول مرة أخرى بعد دقيقة.',
+  'subscribe.storeUnavailableBody': 'الاشتراكات غير متاحة مؤقتًا، ولم يُحفظ أي شيء. ارجع وحاول مرة أخرى بعد دقيقة.',
   'subscribe.confirmTitle': 'أكّد اشتراكك',
   'subscribe.confirmBody': 'اضغط الزر لتبدأ في تلقي تحديثات هذه الصفحة بالبريد الإلكتروني.',
   'subscribe.confirmButton': 'تأكيد الاشتراك',

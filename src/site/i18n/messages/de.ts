@@ -169,6 +169,7 @@ export const de: Catalog = {
   'subscribe.tooManyBody': 'Bitte warten Sie eine Weile, bevor Sie es erneut versuchen.',
   'subscribe.unavailableTitle': 'Bitte versuchen Sie es gleich noch einmal',
   'subscribe.unavailableBody': 'Abonnements werden gerade gestartet. Gehen Sie zurück und versuchen Sie es in einer Minute erneut.',
+  'subscribe.storeUnavailableBody': 'Abonnements sind kurz nicht verfügbar, es wurde nichts gespeichert. Gehen Sie zurück und versuchen Sie es in einer Minute erneut.',
   'subscribe.confirmTitle': 'Abonnement bestätigen',
   'subscribe.confirmBody': 'Klicken Sie auf die Schaltfläche, um E-Mail-Updates für diese Seite zu erhalten.',
   'subscribe.confirmButton': 'Abonnement bestätigen',

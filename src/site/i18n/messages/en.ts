@@ -175,6 +175,7 @@ export const en = {
   'subscribe.tooManyBody': 'Please wait a while before trying again.',
   'subscribe.unavailableTitle': 'Please try again in a moment',
   'subscribe.unavailableBody': 'Subscriptions are starting up. Go back and try again in a minute.',
+  'subscribe.storeUnavailableBody': 'Subscriptions are briefly unavailable, and nothing was saved. Go back and try again in a minute.',
   'subscribe.confirmTitle': 'Confirm your subscription',
   'subscribe.confirmBody': 'Press the button to start receiving e-mail updates for this page.',
   'subscribe.confirmButton': 'Confirm subscription',

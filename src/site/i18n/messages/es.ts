@@ -169,6 +169,7 @@ export const es: Catalog = {
   'subscribe.tooManyBody': 'Espere un poco antes de volver a intentarlo.',
   'subscribe.unavailableTitle': 'Vuelva a intentarlo en un momento',
   'subscribe.unavailableBody': 'Las suscripciones se están iniciando. Vuelva atrás e inténtelo en un minuto.',
+  'subscribe.storeUnavailableBody': 'Las suscripciones no están disponibles por un momento y no se ha guardado nada. Vuelva atrás e inténtelo en un minuto.',
   'subscribe.confirmTitle': 'Confirme su suscripción',
   'subscribe.confirmBody': 'Pulse el botón para empezar a recibir novedades de esta página por correo.',
   'subscribe.confirmButton': 'Confirmar suscripción',

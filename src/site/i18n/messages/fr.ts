@@ -169,6 +169,7 @@ export const fr: Catalog = {
   'subscribe.tooManyBody': 'Veuillez patienter un moment avant de réessayer.',
   'subscribe.unavailableTitle': 'Veuillez réessayer dans un instant',
   'subscribe.unavailableBody': 'Les abonnements démarrent. Revenez en arrière et réessayez dans une minute.',
+  'subscribe.storeUnavailableBody': 'Les abonnements sont momentanément indisponibles et rien n’a été enregistré. Revenez en arrière et réessayez dans une minute.',
   'subscribe.confirmTitle': 'Confirmez votre abonnement',
   'subscribe.confirmBody': 'Appuyez sur le bouton pour recevoir les mises à jour de cette page par e-mail.',
   'subscribe.confirmButton': 'Confirmer l’abonnement',

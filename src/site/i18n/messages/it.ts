@@ -169,6 +169,7 @@ export const it: Catalog = {
   'subscribe.tooManyBody': 'Attendi un po’ prima di riprovare.',
   'subscribe.unavailableTitle': 'Riprova tra un momento',
   'subscribe.unavailableBody': 'Le iscrizioni si stanno avviando. Torna indietro e riprova tra un minuto.',
+  'subscribe.storeUnavailableBody': 'Le iscrizioni sono momentaneamente non disponibili e non è stato salvato nulla. Torna indietro e riprova tra un minuto.',
   'subscribe.confirmTitle': 'Conferma l’iscrizione',
   'subscribe.confirmBody': 'Premi il pulsante per ricevere gli aggiornamenti di questa pagina via e-mail.',
   'subscribe.confirmButton': 'Conferma iscrizione',

@@ -169,6 +169,7 @@ export const ja: Catalog = {
   'subscribe.tooManyBody': 'しばらく待ってからもう一度お試しください。',
   'subscribe.unavailableTitle': 'しばらくしてからもう一度お試しください',
   'subscribe.unavailableBody': '登録機能を起動しています。戻って 1 分後にもう一度お試しください。',
+  'subscribe.storeUnavailableBody': '登録機能は一時的に利用できません。何も保存されていません。戻って 1 分後にもう一度お試しください。',
   'subscribe.confirmTitle': '登録の確認',
   'subscribe.confirmBody': 'ボタンを押すと、このページの最新情報をメールで受け取れるようになります。',
   'subscribe.confirmButton': '登録を確定する',

@@ -169,6 +169,7 @@ export const ko: Catalog = {
   'subscribe.tooManyBody': '잠시 후 다시 시도하세요.',
   'subscribe.unavailableTitle': '잠시 후 다시 시도하세요',
   'subscribe.unavailableBody': '구독 기능을 시작하는 중입니다. 돌아가서 1분 후 다시 시도하세요.',
+  'subscribe.storeUnavailableBody': '구독 기능을 잠시 사용할 수 없으며 아무것도 저장되지 않았습니다. 돌아가서 1분 후 다시 시도하세요.',
   'subscribe.confirmTitle': '구독 확인',
   'subscribe.confirmBody': '버튼을 누르면 이 페이지의 업데이트를 이메일로 받기 시작합니다.',
   'subscribe.confirmButton': '구독 확인',

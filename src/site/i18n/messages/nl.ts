@@ -169,6 +169,7 @@ export const nl: Catalog = {
   'subscribe.tooManyBody': 'Wacht even voordat u het opnieuw probeert.',
   'subscribe.unavailableTitle': 'Probeer het zo opnieuw',
   'subscribe.unavailableBody': 'Abonnementen worden gestart. Ga terug en probeer het over een minuut opnieuw.',
+  'subscribe.storeUnavailableBody': 'Abonnementen zijn even niet beschikbaar en er is niets opgeslagen. Ga terug en probeer het over een minuut opnieuw.',
   'subscribe.confirmTitle': 'Bevestig uw abonnement',
   'subscribe.confirmBody': 'Druk op de knop om e-mailupdates voor deze pagina te ontvangen.',
   'subscribe.confirmButton': 'Abonnement bevestigen',

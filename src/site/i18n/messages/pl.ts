@@ -169,6 +169,7 @@ export const pl: Catalog = {
   'subscribe.tooManyBody': 'Odczekaj chwilę przed ponowną próbą.',
   'subscribe.unavailableTitle': 'Spróbuj ponownie za chwilę',
   'subscribe.unavailableBody': 'Subskrypcje właśnie się uruchamiają. Wróć i spróbuj ponownie za minutę.',
+  'subscribe.storeUnavailableBody': 'Subskrypcje są chwilowo niedostępne i nic nie zostało zapisane. Wróć i spróbuj ponownie za minutę.',
   'subscribe.confirmTitle': 'Potwierdź subskrypcję',
   'subscribe.confirmBody': 'Naciśnij przycisk, aby otrzymywać powiadomienia e-mail z tej strony.',
   'subscribe.confirmButton': 'Potwierdź subskrypcję',

@@ -169,6 +169,7 @@ export const ptBR: Catalog = {
   'subscribe.tooManyBody': 'Aguarde um pouco antes de tentar de novo.',
   'subscribe.unavailableTitle': 'Tente novamente em instantes',
   'subscribe.unavailableBody': 'As assinaturas estão sendo iniciadas. Volte e tente de novo em um minuto.',
+  'subscribe.storeUnavailableBody': 'As assinaturas estão indisponíveis por um instante e nada foi salvo. Volte e tente de novo em um minuto.',
   'subscribe.confirmTitle': 'Confirme sua assinatura',
   'subscribe.confirmBody': 'Clique no botão para começar a receber atualizações desta página por e-mail.',
   'subscribe.confirmButton': 'Confirmar assinatura',

@@ -169,6 +169,7 @@ export const zhCN: Catalog = {
   'subscribe.tooManyBody': '请稍候再试。',
   'subscribe.unavailableTitle': '请稍后重试',
   'subscribe.unavailableBody': '订阅功能正在启动。请返回并在一分钟后重试。',
+  'subscribe.storeUnavailableBody': '订阅功能暂时不可用，未保存任何内容。请返回并在一分钟后重试。',
   'subscribe.confirmTitle': '确认订阅',
   'subscribe.confirmBody': '按下按钮即可开始通过电子邮件接收此页面的更新。',
   'subscribe.confirmButton': '确认订阅',
