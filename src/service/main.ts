@@ -8,10 +8,10 @@ import { DEMO_CLOSED_PORT, privateTargetsNotice, startService } from './index.ts
 
 async function main(): Promise<void> {
   const config = readConfig(process.env);
-  ensureDatabaseFolder(config.databasePath);
+  if (!config.databaseUrl) ensureDatabaseFolder(config.databasePath);
   const service = await startService(config);
   console.log(`Porchlight API listening on ${service.url}`);
-  console.log(`Database: ${config.databasePath}`);
+  console.log(`Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL), schema service' : config.databasePath}`);
   if (service.demo) {
     console.log(`Demo organization "${service.demo.organizationName}" API key (demo only): ${service.demo.apiKey}`);
     for (const page of service.demo.pages) {

@@ -65,7 +65,7 @@ describe('create-org CLI', () => {
     expect(bad.stderr).toContain('usage: create-org');
     const service = await startService({ databasePath, log: () => undefined });
     expect(dataOf(await new Client(service.url, free.stdout.trim()).get('/organization'))).toMatchObject({ plan: 'free' });
-    expect(service.store.organizations.count()).toBe(1);
+    expect(await service.store.organizations.count()).toBe(1);
     await service.close();
   });
 });

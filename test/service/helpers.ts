@@ -92,8 +92,8 @@ export async function startTestService(options: Partial<ServiceOptions> = {}): P
     notifications: { deliver: false },
     ...options,
   });
-  const orgA = createOrganization(service.store, { name: 'Org A', plan: 'pro' });
-  const orgB = createOrganization(service.store, { name: 'Org B', plan: 'free' });
+  const orgA = await createOrganization(service.store, { name: 'Org A', plan: 'pro' });
+  const orgB = await createOrganization(service.store, { name: 'Org B', plan: 'free' });
   return {
     service,
     a: new Client(service.url, orgA.apiKey),

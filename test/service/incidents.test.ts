@@ -107,11 +107,11 @@ describe('incidents', () => {
   it('deletes an incident with its updates', async () => {
     const id = idOf(await t.a.post('/incidents', { monitorIds: [web], title: 'Temp', message: 'a' }));
     await t.a.patch(`/incidents/${id}`, { status: 'resolved', message: 'b' });
-    expect(t.service.store.incidents.countUpdates(id)).toBe(2);
+    expect(await t.service.store.incidents.countUpdates(id)).toBe(2);
     const response = await t.a.delete(`/incidents/${id}`);
     expect(response.status).toBe(204);
     expect(response.text).toBe('');
-    expect(t.service.store.incidents.countUpdates(id)).toBe(0);
+    expect(await t.service.store.incidents.countUpdates(id)).toBe(0);
     expectError(await t.a.get(`/incidents/${id}`), 404, 'not_found');
     expect((await t.a.get(`/monitors/${web}`)).status).toBe(200);
   });

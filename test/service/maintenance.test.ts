@@ -128,7 +128,7 @@ describe('maintenance windows', () => {
     expect(response.status).toBe(204);
     expect(response.text).toBe('');
     expectError(await t.a.get(`/maintenance/${id}`), 404, 'not_found');
-    expect(Number(t.service.store.db.connection.prepare('SELECT COUNT(*) AS n FROM maintenance_monitors WHERE window_id = ?').get(id)?.n)).toBe(0);
+    expect(Number((await t.service.store.db.get('SELECT COUNT(*) AS n FROM maintenance_monitors WHERE window_id = ?', id))?.n)).toBe(0);
   });
 
   it('lists windows latest start first, paginated', async () => {

@@ -187,9 +187,9 @@ describe('checks', () => {
   it('lists a monitor\'s checks newest first, 50 by default, at most 200', async () => {
     const id = idOf(await t.a.post('/monitors', httpMonitor()));
     const start = Date.parse('2030-01-01T00:00:00.000Z');
-    t.service.store.transaction(() => {
+    await t.service.store.transaction(async (tx) => {
       for (let i = 0; i < 230; i++) {
-        t.service.store.checks.insert({ monitorId: id, status: i % 10 === 0 ? 'down' : 'up', latency: 100 + i, statusCode: 200, region: 'eu', checkedAt: new Date(start + i * 60_000).toISOString(), error: null });
+        await tx.checks.insert({ monitorId: id, status: i % 10 === 0 ? 'down' : 'up', latency: 100 + i, statusCode: 200, region: 'eu', checkedAt: new Date(start + i * 60_000).toISOString(), error: null });
       }
     });
     const first = listOf(await t.a.get(`/monitors/${id}/checks`));

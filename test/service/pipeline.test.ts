@@ -102,13 +102,13 @@ describe('request pipeline', () => {
 
   it('hides internal failures behind a 500 without a stack and logs them', async () => {
     const id = idOf(await t.a.post('/monitors', httpMonitor()));
-    t.service.store.db.connection.prepare("UPDATE monitors SET headers_json = 'not json' WHERE id = ?").run(id);
+    (await t.service.store.db.run("UPDATE monitors SET headers_json = 'not json' WHERE id = ?", id));
     const response = await t.a.get(`/monitors/${id}`);
     expectError(response, 500, 'internal_error');
     expect(response.text).not.toContain('headers_json');
     expect(t.logs.some((line) => line.includes('internal error on GET') && line.includes('headers_json'))).toBe(true);
     expect(t.logs.join('\n')).not.toContain(t.orgA.apiKey);
-    t.service.store.db.connection.prepare('DELETE FROM monitors WHERE id = ?').run(id);
+    (await t.service.store.db.run('DELETE FROM monitors WHERE id = ?', id));
   });
 });
 

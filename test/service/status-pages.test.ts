@@ -140,16 +140,16 @@ describe('status pages', () => {
 
   it('deletes a page with its links and subscribers', async () => {
     const id = idOf(await t.a.post('/status-pages', { name: 'Gone', slug: 'gone', monitors: [{ monitorId: web }, { monitorId: api }] }));
-    t.service.store.statusPages.addSubscriber(id, 'reader@example.com', new Date());
-    const count = (table: string) =>
-      Number(t.service.store.db.connection.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE page_id = ?`).get(id)?.n);
-    expect(count('status_page_monitors')).toBe(2);
-    expect(count('status_page_subscribers')).toBe(1);
+    await t.service.store.statusPages.addSubscriber(id, 'reader@example.com', new Date());
+    const count = async (table: string) =>
+      Number((await t.service.store.db.get(`SELECT COUNT(*) AS n FROM ${table} WHERE page_id = ?`, id))?.n);
+    expect(await count('status_page_monitors')).toBe(2);
+    expect(await count('status_page_subscribers')).toBe(1);
     const response = await t.a.delete(`/status-pages/${id}`);
     expect(response.status).toBe(204);
     expect(response.text).toBe('');
-    expect(count('status_page_monitors')).toBe(0);
-    expect(count('status_page_subscribers')).toBe(0);
+    expect(await count('status_page_monitors')).toBe(0);
+    expect(await count('status_page_subscribers')).toBe(0);
     expectError(await t.a.get(`/status-pages/${id}`), 404, 'not_found');
     // The monitors themselves stay.
     expect((await t.a.get(`/monitors/${web}`)).status).toBe(200);

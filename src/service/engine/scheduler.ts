@@ -79,9 +79,10 @@ export class Scheduler {
     this.limiter = new FairLimiter(settings.concurrency, settings.perOrganizationConcurrency ?? settings.concurrency);
   }
 
-  start(): void {
+  /** Resolves after the first resync (tests wait for it; the service does not need to). */
+  start(): Promise<void> {
     this.stopped = false;
-    this.resync();
+    return this.resync();
   }
 
   stop(): void {
@@ -100,9 +101,10 @@ export class Scheduler {
   }
 
   /** Brings one monitor's jobs in line with the database (created, edited, paused, resumed or deleted). */
-  sync(monitorId: string): void {
+  async sync(monitorId: string): Promise<void> {
     if (this.stopped) return;
-    const state = this.deps.store.monitors.getState(monitorId);
+    const state = await this.deps.store.monitors.getState(monitorId);
+    if (this.stopped) return;
     if (!state || !state.monitor.active || state.simulated) {
       this.unschedule(monitorId);
       return;
@@ -111,18 +113,19 @@ export class Scheduler {
   }
 
   /** Compares the whole schedule with the database, then arms the next resync. */
-  resync(): void {
+  async resync(): Promise<void> {
     if (this.stopped) return;
     this.cancelResync?.();
     try {
-      const wanted = this.deps.store.monitors.schedulable();
+      const wanted = await this.deps.store.monitors.schedulable();
+      if (this.stopped) return;
       const ids = new Set(wanted.map((monitor) => monitor.id));
       for (const id of [...this.monitors.keys()]) if (!ids.has(id)) this.unschedule(id);
       for (const monitor of wanted) this.ensure(monitor);
     } catch (error) {
       this.deps.log(`scheduler resync failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-    this.cancelResync = this.deps.timers.after(this.settings.resyncIntervalMs, () => this.resync());
+    this.cancelResync = this.deps.timers.after(this.settings.resyncIntervalMs, () => void this.resync());
   }
 
   private ensure(monitor: SchedulableMonitor): void {
@@ -173,9 +176,9 @@ export class Scheduler {
 
   private async execute(job: Job): Promise<void> {
     if (!this.isCurrent(job)) return;
-    const state = this.deps.store.monitors.getState(job.monitorId);
+    const state = await this.deps.store.monitors.getState(job.monitorId);
     if (!state || !state.monitor.active || state.simulated) {
-      this.sync(job.monitorId);
+      await this.sync(job.monitorId);
       return;
     }
     const checkedAt = this.deps.now().toISOString();
@@ -189,14 +192,14 @@ export class Scheduler {
     // Paused, deleted or rescheduled while the check ran: its result no longer belongs anywhere.
     if (!this.isCurrent(job)) return;
     try {
-      const recorded = recordCheckOutcome(
+      const recorded = await recordCheckOutcome(
         { store: this.deps.store, now: this.deps.now, failureThreshold: this.settings.failureThreshold },
         job.monitorId,
         { region: job.region, checkedAt, outcome },
       );
       if (!recorded) return;
       if (recorded.transition) this.deps.log(`monitor ${JSON.stringify(recorded.monitorName)} is ${recorded.transition === 'down' ? 'down' : 'up again'} (check from ${job.region})`);
-      for (const event of recorded.events) this.deps.notifier.emit(recorded.organizationId, event);
+      for (const event of recorded.events) await this.deps.notifier.emit(recorded.organizationId, event);
     } catch (error) {
       this.deps.log(`recording a check of monitor ${job.monitorId} failed: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -63,7 +63,7 @@ export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMess
     }
     let headers: Record<string, string> = {};
     try {
-      const principal = authenticate(req, deps.store);
+      const principal = await authenticate(req, deps.store);
       const decision = rateLimiter.consume(principal.apiKeyId, principal.organization.plan);
       headers = rateLimitHeaders(decision, rateLimiter.windowSeconds);
       if (!decision.allowed) throw new RateLimitedError(Math.max(1, decision.resetSeconds));
