@@ -9,6 +9,8 @@ import { ConfigError } from '../contract/config-error.ts';
 import { StoreConnectError, StoreVersionError } from '../store/errors.ts';
 import { describeLocation, openDatabase, storeLocation, type StoreLocation } from '../store/location.ts';
 import { migrate, type MigrationList } from '../store/migrations.ts';
+import { SERVICE_MIGRATIONS } from '../service/store/migrations.ts';
+import { serviceLocation } from '../service/store/store.ts';
 import { SUBSCRIBER_MIGRATIONS } from '../subscribers/migrations.ts';
 import { loadLauncherConfig, type LauncherConfig } from './config.ts';
 
@@ -18,11 +20,14 @@ interface MigratedStore {
 }
 
 /**
- * The stores this command migrates, in order. The embedded API's store (src/service/store/,
- * synchronous node:sqlite, migrated when the API opens it) joins this list once it runs on a
- * `Database` of the floor.
+ * The stores this command migrates, in order: the subscribers' (schema `subscribers` on
+ * PostgreSQL, SUBSCRIBERS_DB on SQLite) and the embedded API's (schema `service`, DATABASE_PATH).
+ * The embedded API's store is migrated also when `npm start` or `npm run api` opens it.
  */
-const STORES: readonly MigratedStore[] = [{ migrations: SUBSCRIBER_MIGRATIONS, location: (config) => storeLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) }];
+const STORES: readonly MigratedStore[] = [
+  { migrations: SUBSCRIBER_MIGRATIONS, location: (config) => storeLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) },
+  { migrations: SERVICE_MIGRATIONS, location: (config) => serviceLocation(config.launcher.DATABASE_URL, config.launcher.DATABASE_PATH) },
+];
 
 /** Runs the migrations; resolves to the exit code. `out` gets progress, `err` one line per problem. */
 export async function runMigrate(env: NodeJS.ProcessEnv, out: (line: string) => void, err: (line: string) => void): Promise<number> {
@@ -30,7 +35,7 @@ export async function runMigrate(env: NodeJS.ProcessEnv, out: (line: string) => 
     const config = loadLauncherConfig(env);
     for (const store of STORES) {
       const location = store.location(config);
-      const db = await openDatabase(location, store.migrations.store);
+      const db = await openDatabase(location, location.dialect === 'postgres' ? (location.schema ?? store.migrations.store) : store.migrations.store);
       try {
         const { from, to } = await migrate(db, store.migrations);
         out(from === to ? `${store.migrations.store}: schema version ${to}, up to date (${describeLocation(location)})` : `${store.migrations.store}: schema version ${from} → ${to} (${describeLocation(location)})`);
