@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataOf, httpMonitor, idOf, startTestService, type TestService } from './helpers.ts';
+import { dataOf, httpMonitor, idOf, startTestService, useServiceDialects, type TestService } from './helpers.ts';
+import { DIALECTS } from '../support/postgres.ts';
 
-describe('deleting a monitor', () => {
+const on = useServiceDialects();
+
+describe.each(DIALECTS)('deleting a monitor on %s', (dialect) => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService();
+    t = await startTestService(on(dialect));
   });
   afterAll(() => t.close());
 

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { singleEnvelope } from '../../src/contract/common.ts';
 import { incidentSchema } from '../../src/contract/incident.ts';
-import { dataOf, expectError, httpMonitor, idOf, ISO_UTC_MS, listOf, startTestService, type TestService } from './helpers.ts';
+import { dataOf, expectError, httpMonitor, idOf, ISO_UTC_MS, listOf, startTestService, useServiceDialects, type TestService } from './helpers.ts';
+import { DIALECTS } from '../support/postgres.ts';
 
-describe('incidents', () => {
+const on = useServiceDialects();
+
+describe.each(DIALECTS)('incidents on %s', (dialect) => {
   let t: TestService;
   let clock = Date.parse('2030-03-01T10:00:00.000Z');
   let web: string;
@@ -12,7 +15,7 @@ describe('incidents', () => {
     clock += 60_000;
   };
   beforeAll(async () => {
-    t = await startTestService({ now: () => new Date(clock) });
+    t = await startTestService({ ...on(dialect), now: () => new Date(clock) });
     web = idOf(await t.a.post('/monitors', httpMonitor({ name: 'Web' })));
     foreign = idOf(await t.b.post('/monitors', httpMonitor({ name: 'Theirs' })));
   });

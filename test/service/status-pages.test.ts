@@ -1,15 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { singleEnvelope } from '../../src/contract/common.ts';
 import { pageMonitorSchema, statusPageSchema } from '../../src/contract/status-page.ts';
-import { dataOf, expectError, httpMonitor, idOf, ISO_UTC_MS, listOf, startTestService, type TestService } from './helpers.ts';
+import { dataOf, expectError, httpMonitor, idOf, ISO_UTC_MS, listOf, startTestService, useServiceDialects, type TestService } from './helpers.ts';
+import { DIALECTS } from '../support/postgres.ts';
 
-describe('status pages', () => {
+const on = useServiceDialects();
+
+describe.each(DIALECTS)('status pages on %s', (dialect) => {
   let t: TestService;
   let web: string;
   let api: string;
   let foreign: string;
   beforeAll(async () => {
-    t = await startTestService();
+    t = await startTestService(on(dialect));
     web = idOf(await t.a.post('/monitors', httpMonitor({ name: 'Web' })));
     api = idOf(await t.a.post('/monitors', httpMonitor({ name: 'API' })));
     foreign = idOf(await t.b.post('/monitors', httpMonitor({ name: 'Theirs' })));
