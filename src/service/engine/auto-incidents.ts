@@ -16,8 +16,8 @@ export async function openAutoIncident(
   failures: number,
   at: Date,
 ): Promise<IncidentRecord | null> {
-  const linked = await store.autoIncidents.linkedIncident(monitor.id);
-  if (linked && (await store.incidents.get(organizationId, linked))?.status !== 'resolved') return null;
+  await store.autoIncidents.releaseResolved(monitor.id);
+  if ((await store.autoIncidents.linkedIncident(monitor.id)) !== null) return null;
   const pages = await store.healthCounts.pagesOf(monitor.id);
   const severity = severityFor(pages.length > 0 ? pages : [await store.healthCounts.organization(organizationId)]);
   const reason = check.error ? `: ${check.error}` : '';
@@ -32,7 +32,12 @@ export async function openAutoIncident(
     },
     at,
   );
-  await store.autoIncidents.link(monitor.id, incident.id);
+  // The link is the claim (see store/auto-incidents.ts): another process that linked one first
+  // wins, and this transaction's incident, seen by no one yet, goes again.
+  if (!(await store.autoIncidents.claim(monitor.id, incident.id))) {
+    await store.incidents.delete(organizationId, incident.id);
+    return null;
+  }
   return incident;
 }
 
@@ -40,7 +45,8 @@ export async function openAutoIncident(
 export async function resolveAutoIncident(store: Repositories, organizationId: string, monitor: MonitorRecord, check: CheckRecord, at: Date): Promise<IncidentRecord | null> {
   const linked = await store.autoIncidents.linkedIncident(monitor.id);
   if (!linked) return null;
-  await store.autoIncidents.unlink(monitor.id);
+  // Only the caller that removes the link resolves the incident: a second one changes nothing.
+  if (!(await store.autoIncidents.unlink(monitor.id, linked))) return null;
   const incident = await store.incidents.get(organizationId, linked);
   // Someone resolved it by hand already: nothing more to say.
   if (!incident || incident.status === 'resolved') return null;

@@ -34,6 +34,8 @@ export async function recordCheckOutcome(
 ): Promise<RecordedCheck | null> {
   const { store } = context;
   return await store.transaction(async (tx) => {
+    // One recording at a time per monitor, across processes: the state read below is the latest.
+    if (!(await tx.monitors.lock(monitorId))) return null;
     const state = await tx.monitors.getState(monitorId);
     if (!state) return null;
     const { monitor, organizationId } = state;

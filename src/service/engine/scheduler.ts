@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Region } from '../../contract/monitor.ts';
 import { withDeadline } from '../checks/deadline.ts';
 import { timeoutMessage } from '../checks/describe-network-error.ts';
@@ -55,6 +57,14 @@ interface MonitorJobs {
  */
 export const CHECK_GRACE_MS = 2_000;
 
+/**
+ * How early a timer may fire and still claim its check: timers are not exact, nor are the clocks
+ * of two machines. A tenth of the interval, at most a second.
+ */
+export function claimTolerance(intervalMs: number): number {
+  return Math.min(1_000, Math.floor(intervalMs / 10));
+}
+
 const shapeOf = (monitor: SchedulableMonitor): string => `${monitor.interval}|${monitor.regions.join(',')}`;
 
 /**
@@ -72,6 +82,8 @@ export class Scheduler {
   private readonly monitors = new Map<string, MonitorJobs>();
   private cancelResync: Cancel | null = null;
   private stopped = true;
+  /** Who claims checks in the database: this scheduler, in this process. */
+  private readonly holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
   constructor(deps: SchedulerDeps, settings: SchedulerSettings) {
     this.deps = deps;
@@ -181,6 +193,10 @@ export class Scheduler {
       await this.sync(job.monitorId);
       return;
     }
+    // Several processes may schedule this monitor (several replicas on one database): the one that
+    // moves the check's shared due time on runs it, the others skip this turn (store/check-claims.ts).
+    const claimed = await this.deps.store.checkClaims.claim(job.monitorId, job.region, this.holder, this.deps.now().getTime(), job.intervalMs, claimTolerance(job.intervalMs));
+    if (!claimed || !this.isCurrent(job)) return;
     const checkedAt = this.deps.now().toISOString();
     const target = checkTargetOf(state.monitor);
     const outcome = await withDeadline(this.deps.runCheck(state.organizationId, target), target.timeoutSeconds * 1000 + CHECK_GRACE_MS, () => ({

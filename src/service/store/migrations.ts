@@ -451,6 +451,32 @@ const V1_POSTGRES = `
       CREATE INDEX notification_deliveries_by_channel ON notification_deliveries (channel_id, attempted_at);
 `;
 
+/**
+ * When each (monitor, region) check is next due, shared by every process on the database: a
+ * scheduler runs a check only after moving `next_at` one interval on with a guarded upsert
+ * (store/check-claims.ts), so two processes never run the same check, and a check whose claimer
+ * died is due again one interval later for whichever process comes next.
+ */
+const V3_SQLITE = `
+      CREATE TABLE check_claims (
+        monitor_id TEXT NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+        region TEXT NOT NULL,
+        next_at TEXT NOT NULL,
+        claimed_by TEXT NOT NULL,
+        PRIMARY KEY (monitor_id, region)
+      );
+`;
+
+const V3_POSTGRES = `
+      CREATE TABLE check_claims (
+        monitor_id text NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+        region text NOT NULL,
+        next_at timestamptz NOT NULL,
+        claimed_by text NOT NULL,
+        PRIMARY KEY (monitor_id, region)
+      );
+`;
+
 export const SERVICE_MIGRATIONS: MigrationList = {
   store: 'API',
   migrations: [
@@ -459,6 +485,11 @@ export const SERVICE_MIGRATIONS: MigrationList = {
       version: 2,
       description: 'monitoring engine: failure streaks, auto incidents, delivery attempts, demo targets',
       scripts: { sqlite: V2_SQLITE, postgres: NO_CHANGE },
+    },
+    {
+      version: 3,
+      description: 'check claims: each (monitor, region) check claimed once across processes',
+      scripts: { sqlite: V3_SQLITE, postgres: V3_POSTGRES },
     },
   ],
 };

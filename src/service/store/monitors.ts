@@ -227,6 +227,16 @@ export class MonitorRepository {
     return await this.get(organizationId, id);
   }
 
+  /**
+   * Locks the monitor's row until the transaction ends (a write that changes nothing, which both
+   * dialects accept, unlike `SELECT … FOR UPDATE`): another process recording a check of the same
+   * monitor waits, then reads what this one wrote, so a failure streak is never lost under READ
+   * COMMITTED. False when there is no such monitor.
+   */
+  async lock(id: string): Promise<boolean> {
+    return (await this.db.run('UPDATE monitors SET consecutive_failures = consecutive_failures WHERE id = ?', id)).changes > 0;
+  }
+
   /** The monitor with its engine state, whatever its organization (the engine works across all). */
   async getState(id: string): Promise<MonitorState | null> {
     const row = await this.db.get(`${SELECT_MONITOR} WHERE m.id = ?`, id);

@@ -3,6 +3,7 @@ import type { StoreLocation } from '../../store/location.ts';
 import { openDatabase } from '../../store/location.ts';
 import { migrate } from '../../store/migrations.ts';
 import { AutoIncidentRepository } from './auto-incidents.ts';
+import { CheckClaimRepository } from './check-claims.ts';
 import { CheckRepository } from './checks.ts';
 import { DeliveryRepository } from './deliveries.ts';
 import { DemoTargetRepository } from './demo-targets.ts';
@@ -24,6 +25,7 @@ export class Repositories {
   readonly demo: DemoMetaRepository;
   readonly monitors: MonitorRepository;
   readonly checks: CheckRepository;
+  readonly checkClaims: CheckClaimRepository;
   readonly statusPages: StatusPageRepository;
   readonly incidents: IncidentRepository;
   readonly maintenance: MaintenanceRepository;
@@ -38,6 +40,7 @@ export class Repositories {
     this.demo = new DemoMetaRepository(sql);
     this.monitors = new MonitorRepository(sql);
     this.checks = new CheckRepository(sql);
+    this.checkClaims = new CheckClaimRepository(sql);
     this.statusPages = new StatusPageRepository(sql);
     this.incidents = new IncidentRepository(sql);
     this.maintenance = new MaintenanceRepository(sql);
