@@ -103,6 +103,22 @@ describe.each(DIALECTS)('the embedded API store on %s', (dialect) => {
     await store.close();
   });
 
+  it('claims each check once per interval, and lets another holder take it over one interval after a claimer died', async () => {
+    const store = await Store.open(dialects.location(dialect));
+    const { organizationId } = await createOrganization(store, { name: 'Claims', plan: 'free' });
+    const monitor = await store.monitors.insert(organizationId, { name: 'M', type: 'http', url: 'https://example.com/', interval: 30, timeout: 10, method: 'GET', headers: {}, regions: ['eu'], autoIncidents: false, rules: [] }, new Date());
+    const t0 = Date.parse('2030-01-01T00:00:00.000Z');
+    const claim = (holder: string, at: number) => store.checkClaims.claim(monitor.id, 'eu', holder, at, 30_000, 1_000);
+    // Two processes' timers fire for the same check: one runs it.
+    expect((await Promise.all([claim('a', t0), claim('b', t0 + 5)])).filter(Boolean)).toHaveLength(1);
+    expect(await claim('c', t0 + 15_000)).toBe(false);
+    // Its claimer was killed: the check is due again one interval on, for another.
+    expect(await claim('c', t0 + 29_500)).toBe(true);
+    expect(await claim('a', t0 + 30_000)).toBe(false);
+    expect(await store.checkClaims.claim(monitor.id, 'us', 'a', t0 + 30_000, 30_000, 1_000)).toBe(true);
+    await store.close();
+  });
+
   it('guards a maintenance transition by the state it starts from', async () => {
     const store = await Store.open(dialects.location(dialect));
     const { organizationId } = await createOrganization(store, { name: 'Guard', plan: 'free' });
