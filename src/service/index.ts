@@ -11,7 +11,7 @@ import { NO_ENGINE } from './engine/engine.ts';
 import type { DeliveryQueue } from './events/delivery-queue.ts';
 import { apiRoutes } from './handlers/index.ts';
 import { DEFAULT_MAX_BODY_BYTES } from './http/body.ts';
-import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './http/rate-limit.ts';
+import { DEFAULT_RATE_LIMITS, RateLimiter, StoreRateLimiter, type RateLimits } from './http/rate-limit.ts';
 import { API_PREFIX, createApiHandler } from './http/server.ts';
 import { createMonitoring, type MonitoringOptions } from './monitoring.ts';
 import { serviceLocation, Store } from './store/store.ts';
@@ -143,7 +143,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       createApiHandler({
         deps,
         routes: apiRoutes(deps),
-        rateLimiter: new RateLimiter(options.rateLimits ?? DEFAULT_RATE_LIMITS, now),
+        // On PostgreSQL several processes may serve one store: they count each key's requests together.
+        rateLimiter:
+          store.db.dialect === 'postgres'
+            ? new StoreRateLimiter(store.rateLimitWindows, options.rateLimits ?? DEFAULT_RATE_LIMITS, now)
+            : new RateLimiter(options.rateLimits ?? DEFAULT_RATE_LIMITS, now),
         maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       }),
     );

@@ -455,7 +455,9 @@ const V1_POSTGRES = `
  * When each (monitor, region) check is next due, shared by every process on the database: a
  * scheduler runs a check only after moving `next_at` one interval on with a guarded upsert
  * (store/check-claims.ts), so two processes never run the same check, and a check whose claimer
- * died is due again one interval later for whichever process comes next.
+ * died is due again one interval later for whichever process comes next. `rate_limit_windows`: each
+ * API key's request count in the current fixed window, shared by the processes on PostgreSQL
+ * (store/rate-limit-windows.ts).
  */
 const V3_SQLITE = `
       CREATE TABLE check_claims (
@@ -464,6 +466,12 @@ const V3_SQLITE = `
         next_at TEXT NOT NULL,
         claimed_by TEXT NOT NULL,
         PRIMARY KEY (monitor_id, region)
+      );
+
+      CREATE TABLE rate_limit_windows (
+        api_key_id TEXT PRIMARY KEY REFERENCES api_keys(id) ON DELETE CASCADE,
+        window_start TEXT NOT NULL,
+        count INTEGER NOT NULL
       );
 `;
 
@@ -474,6 +482,12 @@ const V3_POSTGRES = `
         next_at timestamptz NOT NULL,
         claimed_by text NOT NULL,
         PRIMARY KEY (monitor_id, region)
+      );
+
+      CREATE TABLE rate_limit_windows (
+        api_key_id text PRIMARY KEY REFERENCES api_keys(id) ON DELETE CASCADE,
+        window_start timestamptz NOT NULL,
+        count integer NOT NULL
       );
 `;
 
@@ -488,7 +502,7 @@ export const SERVICE_MIGRATIONS: MigrationList = {
     },
     {
       version: 3,
-      description: 'check claims: each (monitor, region) check claimed once across processes',
+      description: 'check claims (each check claimed once across processes) and rate-limit windows shared by processes',
       scripts: { sqlite: V3_SQLITE, postgres: V3_POSTGRES },
     },
   ],

@@ -14,6 +14,7 @@ import { SERVICE_MIGRATIONS, SERVICE_SCHEMA } from './migrations.ts';
 import { MonitorRepository } from './monitors.ts';
 import { NotificationChannelRepository } from './notifications.ts';
 import { DemoMetaRepository, OrganizationRepository } from './organizations.ts';
+import { RateLimitWindowRepository } from './rate-limit-windows.ts';
 import { StatusPageRepository } from './status-pages.ts';
 
 /**
@@ -34,6 +35,7 @@ export class Repositories {
   readonly autoIncidents: AutoIncidentRepository;
   readonly demoTargets: DemoTargetRepository;
   readonly healthCounts: HealthCountRepository;
+  readonly rateLimitWindows: RateLimitWindowRepository;
 
   constructor(sql: Sql) {
     this.organizations = new OrganizationRepository(sql);
@@ -49,6 +51,7 @@ export class Repositories {
     this.autoIncidents = new AutoIncidentRepository(sql);
     this.demoTargets = new DemoTargetRepository(sql);
     this.healthCounts = new HealthCountRepository(sql);
+    this.rateLimitWindows = new RateLimitWindowRepository(sql);
   }
 
   async isEmpty(): Promise<boolean> {

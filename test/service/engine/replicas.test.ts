@@ -81,6 +81,23 @@ describe.runIf(DIALECTS.includes('postgres'))('two embedded APIs on one PostgreS
     expect(second.url).not.toBe(first.url);
   }, 60_000);
 
+  it('holds a key\'s rate limit across both', async () => {
+    const shared = place();
+    const clock = new ManualClock(Date.parse('2030-01-01T00:00:10.000Z'));
+    const quiet = { scheduler: false, notifications: { deliver: false }, rateLimits: { free: 4, pro: 100, windowSeconds: 60 } };
+    const first = await start(shared, clock, quiet);
+    const second = await start(shared, clock, quiet);
+    const { apiKey } = await createOrganization(first.store, { name: 'Limited', plan: 'free' });
+    const statuses: number[] = [];
+    for (const service of [first, second, first, second, first, second]) statuses.push((await new Client(service.url, apiKey).get('/monitors')).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    const limited = await new Client(second.url, apiKey).get('/monitors');
+    // The window is the minute the clock is in, the same for both: 50 s left.
+    expect(limited.headers.get('retry-after')).toBe('50');
+    clock.advance(50_000);
+    expect((await new Client(second.url, apiKey).get('/monitors')).status).toBe(200);
+  }, 60_000);
+
   it('opens one automatic incident when both record a monitor going down at once', async () => {
     const location: StoreLocation = dialects.location('postgres');
     const one = await Store.open(location);
