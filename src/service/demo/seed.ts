@@ -52,7 +52,7 @@ export async function seedDemo(store: Store, now: Date): Promise<{ organizationI
       });
       if (fixture.localTarget) await tx.demoTargets.assign(monitor.id, fixture.localTarget);
       monitorIds.set(fixture.key, monitor.id);
-      for (const check of history) await tx.checks.insert({ monitorId: monitor.id, ...check, demo: true });
+      await tx.checks.insertMany(history.map((check) => ({ monitorId: monitor.id, ...check, demo: true })));
     }
     const idOf = (key: string): string => {
       const id = monitorIds.get(key);

@@ -65,4 +65,20 @@ export class CheckRepository {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, check.monitorId, check.status, check.latency, check.statusCode, check.region, check.error, bit(check.demo ?? false), check.checkedAt);
     return { id, monitorId: check.monitorId, status: check.status, latency: check.latency, statusCode: check.statusCode, region: check.region, checkedAt: check.checkedAt, error: check.error };
   }
+
+  /**
+   * Inserts many checks (the demo's history), a hundred rows per statement: on PostgreSQL each
+   * statement is a round trip, and thousands of single inserts would take seconds.
+   */
+  async insertMany(checks: readonly NewCheck[]): Promise<void> {
+    for (let start = 0; start < checks.length; start += INSERT_BATCH) {
+      const batch = checks.slice(start, start + INSERT_BATCH);
+      await this.db.run(
+        `INSERT INTO checks (id, monitor_id, status, latency, status_code, region, error, demo, checked_at) VALUES ${batch.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        ...batch.flatMap((check) => [newId('chk'), check.monitorId, check.status, check.latency, check.statusCode, check.region, check.error, bit(check.demo ?? false), check.checkedAt]),
+      );
+    }
+  }
 }
+
+const INSERT_BATCH = 100;
