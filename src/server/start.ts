@@ -31,7 +31,7 @@ import { removeLocalConnection, writeLocalConnection } from './local-connection.
 import { createSubscriptionRelay, type SubscriptionRelay } from './front/subscription-relay.ts';
 import { planSubscriptions, type SubscriptionPlan } from './subscriptions/plan.ts';
 import type { SubscriptionsWorkerData } from './threads/subscriptions-worker.ts';
-import type { SiteWorkerData } from './threads/site-worker.ts';
+import type { SiteThreadReady, SiteWorkerData } from './threads/site-worker.ts';
 import { siteConfigOf, type SiteConfig } from '../site/running-config.ts';
 
 /** How long requests in flight get to finish on shutdown. */
@@ -117,13 +117,13 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 }
 
 /** The Astro site on a thread of its own, on an internal loopback port; only the front server talks to it. */
-export async function startSiteThread(config: SiteConfig, threads: ThreadOutput = {}): Promise<{ origin: string; post(message: KeepPushChannelMessage): void; close(): Promise<void> }> {
+export async function startSiteThread(config: SiteConfig, threads: ThreadOutput = {}): Promise<{ origin: string; sharedPushToken: string | null; post(message: KeepPushChannelMessage): void; close(): Promise<void> }> {
   const data: SiteWorkerData = { config };
-  const thread = await startPorchlightThread<{ origin: string }>('site', data, threads).catch((error: unknown) => {
+  const thread = await startPorchlightThread<SiteThreadReady>('site', data, threads).catch((error: unknown) => {
     throw error instanceof ThreadStartError && error.causeName === 'SiteNotBuiltError' ? new SiteNotBuiltError() : error;
   });
   exitWhenLost(thread, 'the site renderer');
-  return { origin: thread.ready.origin, post: (message) => thread.post(message), close: () => thread.close() };
+  return { origin: thread.ready.origin, sharedPushToken: thread.ready.sharedPushToken ?? null, post: (message) => thread.post(message), close: () => thread.close() };
 }
 
 interface SubscriptionsThread {
@@ -186,7 +186,16 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   const { HOST, PORT, METRICS_PORT, PAGE_CACHE_SECONDS, PUSH_UPDATES, PUSH_TOKEN } = config.launcher;
 
   const plan = planPush({ enabled: PUSH_UPDATES, embedded: embedded !== null, publicUrl: config.site.SITE_PUBLIC_URL ?? null });
-  const token = plan.on ? await pushToken(PUSH_TOKEN, config.site.CACHE_DIR) : null;
+  const frontLog = createLogger('front');
+
+  // The site shows the form, and tells its snapshots, only when subscriptions run. With
+  // DATABASE_URL it fans pushes out to the other replicas, and knows the push token they share.
+  const site = await startSiteThread(
+    siteConfigOf(config.site, config.languages, { api: { url: apiUrl, key: apiKey }, subscriptions: subscriptions !== null, subscribeFormOrigin: null, databaseUrl: config.launcher.DATABASE_URL ?? null }),
+  );
+  // Every replica must accept the same token (the API posts to whichever the balancer picks):
+  // PUSH_TOKEN, else the one kept in PostgreSQL, else (one process) the one kept in CACHE_DIR.
+  const token = plan.on ? (PUSH_TOKEN ?? site.sharedPushToken ?? (await pushToken(undefined, config.site.CACHE_DIR))) : null;
   const pushLog = createLogger('push');
   const receiver = createPushReceiver({
     token,
@@ -195,10 +204,6 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
       signalPush(kind);
     },
   });
-  const frontLog = createLogger('front');
-
-  // The site shows the form, and tells its snapshots, only when subscriptions run.
-  const site = await startSiteThread(siteConfigOf(config.site, config.languages, { api: { url: apiUrl, key: apiKey }, subscriptions: subscriptions !== null, subscribeFormOrigin: null }));
   const tlsGate = createTlsGate({
     publicHostName: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL).hostname : null,
   });

@@ -13,6 +13,7 @@ import { BASE_PATH_HEADER, EXPORT_HEADER, normalizeBasePath } from './view/inter
 import { HOST_OUTPUT_PATHS } from './view/page-outputs.ts';
 import { findPageByHost } from './view/routing.ts';
 import { unknownSlug } from './view/unknown-name.ts';
+import { isPreviewRequest, previewResponse } from './preview/preview-route.ts';
 import { siteConfig } from './running-config.ts';
 import type { Locale } from './i18n/locales.ts';
 import { translator } from './i18n/translator.ts';
@@ -43,6 +44,7 @@ const site = defineMiddleware(async (context, next) => {
   context.locals.sitePath = normalizeBasePath(context.request.headers.get(BASE_PATH_HEADER)) ?? '';
   context.locals.exporting = context.request.headers.has(EXPORT_HEADER);
   context.locals.locale = null;
+  context.locals.preview = null;
   const { languages } = siteConfig();
   context.locals.i18n = translator(languages.siteLocale, languages.siteTimeZone);
 
@@ -57,6 +59,8 @@ const site = defineMiddleware(async (context, next) => {
       if (!(error instanceof SnapshotUnavailableError)) throw error;
       context.locals.unavailable = { retryAfterSeconds: error.retryAfterSeconds };
     }
+    // The console's preview (internal, POST-only): answered whole here, with its own headers.
+    if (context.locals.data && isPreviewRequest(context.request, pathname)) return previewResponse(context, next);
     let page = context.locals.data ? findPageByHost(context.locals.data.snapshot.pages, context.request.headers.get('host')) : null;
     if (context.locals.data && !page && unknownSlug(context.locals.data.snapshot.pages, pathname) !== null) {
       // A page the data does not show yet: read the pages list (rate-limited) before the 404.

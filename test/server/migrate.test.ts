@@ -72,7 +72,7 @@ describe.runIf(DIALECTS.includes('postgres'))('npm run migrate on PostgreSQL', (
     // Whether the second started before the first was done depends on the machine: either way it
     // succeeds (applying a migration twice would fail on its CREATE TABLE) and says where it stands.
     for (const run of [first, second]) {
-      expect(run.stdout).toMatch(new RegExp(`^subscribers: schema version (0 → ${NEWEST}|${NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nAPI: schema version (0 → ${API_NEWEST}|${API_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\n$`));
+      expect(run.stdout).toMatch(new RegExp(`^subscribers: schema version (0 → ${NEWEST}|${NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nsite: schema version (0 → 1|1, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nAPI: schema version (0 → ${API_NEWEST}|${API_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\n$`));
     }
     const sql = postgres(url, { max: 1, onnotice: () => undefined });
     try {

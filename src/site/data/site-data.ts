@@ -21,7 +21,7 @@ import { onDataWanted } from './data-wanted.ts';
 import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { announceHiddenPages, hiddenPages } from './hidden-pages.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
-import { askPushChannelVerified, onPush, type PushMessage } from './push-signal.ts';
+import { askPushChannelVerified, isPushSign, onPush, type PushMessage } from './push-signal.ts';
 import { RateLimitPacer } from './rate-limit-pacer.ts';
 import { AskLimiter, pagesCheckIntervalMs, pagesReadDue } from './pages-freshness.ts';
 import { freshnessMs, LISTS, listsToRead, PAGES_WANTED, type PushEvent } from './refresh-plan.ts';
@@ -306,7 +306,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
   }, pagesCheckIntervalMs(freshMs)).unref();
   onPush((message: PushMessage) => {
     if (message.type === 'ask') return;
-    lastPushSign = Date.now();
+    if (isPushSign(message)) lastPushSign = Date.now();
     if (message.type !== 'push') return;
     if (message.event === PAGE_CHANGED_EVENT) return readPages(message.event);
     // Past a hundred unread events, one that names nothing known stands for them all (read every list).
