@@ -28,7 +28,7 @@ try {
       siteUrl: running.siteUrl,
       apiUrl: running.apiUrl,
       embeddedApi: running.embedded !== null,
-      ...(running.embedded ? { store: config.launcher.DATABASE_PATH } : {}),
+      ...(running.embedded ? { store: config.launcher.DATABASE_URL ? 'PostgreSQL (DATABASE_URL), schema service' : config.launcher.DATABASE_PATH } : {}),
       cacheDir: config.site.CACHE_DIR,
       freshSeconds: config.site.CACHE_FRESH_SECONDS,
       maxStaleSeconds: config.site.CACHE_MAX_STALE_SECONDS,
@@ -41,7 +41,7 @@ try {
     `Porchlight listening on ${running.siteUrl}`,
   );
   if (running.embedded) {
-    log.info({ apiUrl: running.apiUrl }, `Embedded Monitoring and Status API on ${running.apiUrl} (store: ${config.launcher.DATABASE_PATH})`);
+    log.info({ apiUrl: running.apiUrl }, `Embedded Monitoring and Status API on ${running.apiUrl} (store: ${config.launcher.DATABASE_URL ? 'PostgreSQL (DATABASE_URL), schema service' : config.launcher.DATABASE_PATH})`);
   } else {
     log.info({ apiUrl: running.apiUrl }, `Using the Monitoring and Status API at ${running.apiUrl}`);
   }

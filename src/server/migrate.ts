@@ -13,6 +13,8 @@ import { SqliteDatabase } from '../store/sqlite.ts';
 import { StoreConnectError, StoreVersionError } from '../store/errors.ts';
 import { describeLocation, openDatabase, storeLocation, type StoreLocation } from '../store/location.ts';
 import { migrate, type MigrationList } from '../store/migrations.ts';
+import { SERVICE_MIGRATIONS } from '../service/store/migrations.ts';
+import { serviceLocation } from '../service/store/store.ts';
 import { SUBSCRIBER_MIGRATIONS } from '../subscribers/migrations.ts';
 import { SITE_MIGRATIONS } from './fanout/site-store.ts';
 import { AUTH_MIGRATIONS } from '../auth/migrations.ts';
@@ -27,9 +29,10 @@ interface MigratedStore {
 }
 
 /**
- * The stores this command migrates, in order. The embedded API's store (src/service/store/,
- * synchronous node:sqlite, migrated when the API opens it) joins this list once it runs on a
- * `Database` of the floor.
+ * The stores this command migrates, in order: the subscribers' (schema `subscribers` on
+ * PostgreSQL, SUBSCRIBERS_DB on SQLite), the site replicas' (schema `site`, PostgreSQL only) and
+ * the embedded API's (schema `service`, DATABASE_PATH on SQLite). Each is migrated also when
+ * `npm start` (or `npm run api`) opens it.
  */
 const STORES: readonly MigratedStore[] = [
   { migrations: SUBSCRIBER_MIGRATIONS, location: (config) => storeLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) },
@@ -39,6 +42,7 @@ const STORES: readonly MigratedStore[] = [
   { migrations: AUDIENCE_MIGRATIONS, location: (config) => storeLocation(config.launcher.DATABASE_URL, config.launcher.AUDIENCES_DB) },
   // The site replicas' push fan-out and shared push token (server/fanout/): PostgreSQL only.
   { migrations: SITE_MIGRATIONS, location: (config) => (config.launcher.DATABASE_URL ? { dialect: 'postgres', url: config.launcher.DATABASE_URL } : null) },
+  { migrations: SERVICE_MIGRATIONS, location: (config) => serviceLocation(config.launcher.DATABASE_URL, config.launcher.DATABASE_PATH) },
 ];
 
 /** The store `--from-sqlite` copies: the only one of Porchlight's own data that has a SQLite file today. */
@@ -87,7 +91,7 @@ export async function runMigrate(env: NodeJS.ProcessEnv, out: (line: string) => 
     for (const store of STORES) {
       const location = store.location(config);
       if (location === null) continue;
-      const db = await openDatabase(location, store.migrations.store);
+      const db = await openDatabase(location, location.dialect === 'postgres' ? (location.schema ?? store.migrations.store) : store.migrations.store);
       try {
         const { from, to } = await migrate(db, store.migrations);
         out(from === to ? `${store.migrations.store}: schema version ${to}, up to date (${describeLocation(location)})` : `${store.migrations.store}: schema version ${from} → ${to} (${describeLocation(location)})`);

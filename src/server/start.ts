@@ -66,12 +66,14 @@ interface EmbeddedService {
 }
 
 async function startEmbeddedService(config: LauncherConfig, threads: ThreadOutput): Promise<EmbeddedService> {
-  const { DATABASE_PATH, API_PORT, SEED_DEMO } = config.launcher;
-  if (DATABASE_PATH !== ':memory:') mkdirSync(dirname(DATABASE_PATH), { recursive: true });
+  const { DATABASE_PATH, DATABASE_URL, API_PORT, SEED_DEMO } = config.launcher;
+  if (!DATABASE_URL && DATABASE_PATH !== ':memory:') mkdirSync(dirname(DATABASE_PATH), { recursive: true });
   // Loaded only when used: a site pointed at an external API carries none of the service's code.
   const { readEngineConfig, readLimitsConfig } = await import('../service/config.ts');
   const options: ServiceOptions = {
     databasePath: DATABASE_PATH,
+    // DATABASE_URL: the embedded API's store is on PostgreSQL (schema `service`), as the subscribers' is.
+    databaseUrl: DATABASE_URL ?? null,
     host: '127.0.0.1',
     port: API_PORT,
     seedDemo: SEED_DEMO,

@@ -3,6 +3,7 @@ import { readSmtpSettings, SmtpSettingsError, type SmtpSettings } from '../contr
 import { DEFAULT_MAX_BODY_BYTES } from './http/body.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rate-limit.ts';
 import { ConfigError } from '../contract/config-error.ts';
+import { DatabaseUrlError, parseDatabaseUrl } from '../store/database-url.ts';
 
 /** An environment variable with a value the service cannot use: `new ConfigError(variable, problem)`, the one class the site throws too. */
 export { ConfigError };
@@ -21,6 +22,8 @@ export interface ServiceConfig extends EngineConfig {
   port: number;
   host: string;
   databasePath: string;
+  /** DATABASE_URL: PostgreSQL instead of the SQLite file (checked here without a connection). */
+  databaseUrl: string | null;
   seedDemo: boolean;
   rateLimits: RateLimits;
   maxBodyBytes: number;
@@ -104,15 +107,30 @@ export function readLimitsConfig(env: Env): LimitsConfig {
   };
 }
 
+/** DATABASE_URL when set (its shape checked, its value never repeated), else null. */
+export function databaseUrl(env: Env): string | null {
+  const raw = env.DATABASE_URL;
+  if (raw === undefined || raw.trim() === '') return null;
+  try {
+    parseDatabaseUrl(raw);
+  } catch (error) {
+    if (error instanceof DatabaseUrlError) throw new ConfigError('DATABASE_URL', error.message.replace(/^DATABASE_URL /, ''));
+    throw error;
+  }
+  return raw.trim();
+}
+
 /**
  * Reads the service's settings (and the engine's and limits', see readEngineConfig and
- * readLimitsConfig): PORT (4322), HOST (127.0.0.1), DATABASE_PATH (./data/porchlight.db), SEED_DEMO (true).
+ * readLimitsConfig): PORT (4322), HOST (127.0.0.1), DATABASE_PATH (./data/porchlight.db), DATABASE_URL
+ * (unset: the SQLite file), SEED_DEMO (true).
  */
 export function readConfig(env: Env): ServiceConfig {
   return {
     port: integer(env, 'PORT', 4322, 0, 65_535),
     host: nonEmpty(env, 'HOST', '127.0.0.1'),
     databasePath: nonEmpty(env, 'DATABASE_PATH', DEFAULT_DATABASE_PATH),
+    databaseUrl: databaseUrl(env),
     seedDemo: boolean(env, 'SEED_DEMO', true),
     ...readLimitsConfig(env),
     ...readEngineConfig(env),

@@ -11,16 +11,16 @@ import { NO_ENGINE } from './engine/engine.ts';
 import type { DeliveryQueue } from './events/delivery-queue.ts';
 import { apiRoutes } from './handlers/index.ts';
 import { DEFAULT_MAX_BODY_BYTES } from './http/body.ts';
-import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './http/rate-limit.ts';
+import { DEFAULT_RATE_LIMITS, RateLimiter, StoreRateLimiter, type RateLimits } from './http/rate-limit.ts';
 import { API_PREFIX, createApiHandler } from './http/server.ts';
 import { createMonitoring, type MonitoringOptions } from './monitoring.ts';
-import { Store } from './store/store.ts';
+import { serviceLocation, Store } from './store/store.ts';
 
 export type { DemoInfo } from './demo/seed.ts';
 export type { RateLimits } from './http/rate-limit.ts';
 export { DEFAULT_RATE_LIMITS } from './http/rate-limit.ts';
 export { DEFAULT_MAX_BODY_BYTES } from './http/body.ts';
-export { Store } from './store/store.ts';
+export { Store, serviceLocation } from './store/store.ts';
 export type { SmtpSettings } from './events/email-transport.ts';
 export type { Timers, Cancel } from './engine/timers.ts';
 export { readEngineConfig, readLimitsConfig, type EngineConfig, type LimitsConfig } from './config.ts';
@@ -30,7 +30,12 @@ export type { Resolver, ResolvedAddress } from './egress/egress-policy.ts';
 export { privateTargetsNotice, type PrivateTargets } from './egress/organization-egress.ts';
 
 export interface ServiceOptions extends MonitoringOptions {
+  /** The SQLite file of the store (DATABASE_PATH), used unless `databaseUrl` is set. */
   databasePath: string;
+  /** DATABASE_URL: the store goes to PostgreSQL, in its `service` schema. */
+  databaseUrl?: string | null;
+  /** Another PostgreSQL schema than `service` (tests give each service one of its own). */
+  databaseSchema?: string;
   host?: string;
   port?: number;
   seedDemo?: boolean;
@@ -82,11 +87,11 @@ export class InvalidOrganizationError extends Error {
 }
 
 /** Creates an organization with one API key; the plaintext key is returned once and stored only as a hash. */
-export function createOrganization(store: Store, input: { name: string; plan: Plan }): { organizationId: string; apiKey: string } {
+export async function createOrganization(store: Store, input: { name: string; plan: Plan }): Promise<{ organizationId: string; apiKey: string }> {
   const name = input.name.trim();
   if (name === '' || name.length > 100) throw new InvalidOrganizationError('organization name must be 1 to 100 characters');
   if (input.plan !== 'free' && input.plan !== 'pro') throw new InvalidOrganizationError('plan must be free or pro');
-  const { organization, apiKey } = store.organizations.create({ name, plan: input.plan }, new Date());
+  const { organization, apiKey } = await store.transaction((tx) => tx.organizations.create({ name, plan: input.plan }, new Date()));
   return { organizationId: organization.id, apiKey };
 }
 
@@ -118,13 +123,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const now = options.now ?? (() => new Date());
   const log = options.log ?? ((line: string) => console.error(line));
   const host = options.host ?? '127.0.0.1';
-  const store = Store.open(options.databasePath);
+  const location = serviceLocation(options.databaseUrl, options.databasePath);
+  const store = await Store.open(location.dialect === 'postgres' && options.databaseSchema ? { ...location, schema: options.databaseSchema } : location);
   let deliveries: DeliveryQueue | null = null;
   try {
-    if (options.seedDemo && store.isEmpty()) seedDemo(store, now());
+    if (options.seedDemo && (await store.isEmpty())) await seedDemo(store, now());
     const egress = new OrganizationEgress({
       allowPrivate: options.allowPrivateTargets,
-      demoOrganizationId: store.demo.find()?.organizationId ?? null,
+      demoOrganizationId: (await store.demo.find())?.organizationId ?? null,
       resolver: options.resolver,
     });
     if (options.demoTargets?.siteUrl) egress.trustOrigin(options.demoTargets.siteUrl);
@@ -137,20 +143,24 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       createApiHandler({
         deps,
         routes: apiRoutes(deps),
-        rateLimiter: new RateLimiter(options.rateLimits ?? DEFAULT_RATE_LIMITS, now),
+        // On PostgreSQL several processes may serve one store: they count each key's requests together.
+        rateLimiter:
+          store.db.dialect === 'postgres'
+            ? new StoreRateLimiter(store.rateLimitWindows, options.rateLimits ?? DEFAULT_RATE_LIMITS, now)
+            : new RateLimiter(options.rateLimits ?? DEFAULT_RATE_LIMITS, now),
         maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       }),
     );
     const port = await listen(server, options.port ?? 0, host);
-    const demo = demoInfo(store);
+    const demo = await demoInfo(store);
     if (demo) {
-      pointDemoAtLocalTargets(
+      await pointDemoAtLocalTargets(
         store,
         { apiUrl: selfUrl(host, port), tcpPort: options.demoTargets?.tcpPort ?? DEMO_CLOSED_PORT, siteUrl: options.demoTargets?.siteUrl ?? null },
         now(),
       );
     }
-    engine?.start();
+    await engine?.start();
     const queue = deliveries;
     let closing: Promise<void> | null = null;
     return {
@@ -161,17 +171,20 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       privateTargets: egress.privateTargets,
       setSiteUrl: (siteUrl) => {
         egress.trustOrigin(siteUrl);
-        if (closing || !demoInfo(store)) return;
-        const monitorId = pointDemoAtSite(store, siteUrl, now());
-        if (monitorId) deps.engine.monitorChanged(monitorId);
+        if (closing) return;
+        // Once the store answers; a failure is logged (the site keeps working without its demo monitor).
+        void (async () => {
+          if (!(await demoInfo(store))) return;
+          const monitorId = await pointDemoAtSite(store, siteUrl, now());
+          if (monitorId) deps.engine.monitorChanged(monitorId);
+        })().catch((error: unknown) => log(`pointing the demo at the site failed: ${error instanceof Error ? error.message : String(error)}`));
       },
       close: () => {
         closing ??= new Promise<void>((resolve) => {
           engine?.stop();
           server.close(() => {
             void (queue?.stop() ?? Promise.resolve()).finally(() => {
-              store.close();
-              resolve();
+              void store.close().catch(() => undefined).finally(resolve);
             });
           });
           server.closeIdleConnections();
@@ -183,7 +196,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     };
   } catch (error) {
     await deliveries?.stop();
-    store.close();
+    await store.close();
     throw error;
   }
 }

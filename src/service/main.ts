@@ -8,10 +8,24 @@ import { DEMO_CLOSED_PORT, privateTargetsNotice, startService } from './index.ts
 
 async function main(): Promise<void> {
   const config = readConfig(process.env);
-  ensureDatabaseFolder(config.databasePath);
+  if (!config.databaseUrl) ensureDatabaseFolder(config.databasePath);
   const service = await startService(config);
+  // Before the first line is printed: a supervisor (or a test) that stops the process as soon as it
+  // reads it must find the handlers in place, or the signal's default action kills it uncleanly.
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`Received ${signal}, shutting down`);
+    service.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
   console.log(`Porchlight API listening on ${service.url}`);
-  console.log(`Database: ${config.databasePath}`);
+  console.log(`Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL), schema service' : config.databasePath}`);
   if (service.demo) {
     console.log(`Demo organization "${service.demo.organizationName}" API key (demo only): ${service.demo.apiKey}`);
     for (const page of service.demo.pages) {
@@ -25,18 +39,6 @@ async function main(): Promise<void> {
   if (!config.smtp) console.log('E-mail notifications are not sent: SMTP_HOST is not set');
   const egressNotice = privateTargetsNotice(service.privateTargets);
   if (egressNotice !== null) console.log(egressNotice);
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`Received ${signal}, shutting down`);
-    service.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
 main().catch((error: unknown) => {

@@ -16,7 +16,7 @@ let targetUrl: string;
 beforeAll(async () => {
   // The checks run against this test's loopback server: a second organization needs the allowance.
   service = await startService({ databasePath: ':memory:', seedDemo: true, scheduler: false, log: () => undefined, allowPrivateTargets: true });
-  const { apiKey } = createOrganization(service.store, { name: 'Contract Co', plan: 'pro' });
+  const { apiKey } = await createOrganization(service.store, { name: 'Contract Co', plan: 'pro' });
   client = createClient({ baseUrl: service.url, apiKey, maxRetries: 0 });
   target = createServer((_request, response) => response.end('ok'));
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));

@@ -8,6 +8,7 @@ import { freePort } from '../../bench/lib/free-port.ts';
 import { runMigrate } from '../../src/server/migrate.ts';
 import { DIALECTS, useDialects } from '../support/postgres.ts';
 import { SUBSCRIBER_MIGRATIONS } from '../../src/subscribers/migrations.ts';
+import { SERVICE_MIGRATIONS } from '../../src/service/store/migrations.ts';
 import { latestVersion } from '../../src/store/migrations.ts';
 import { AUTH_MIGRATIONS } from '../../src/auth/migrations.ts';
 import { AUDIENCE_MIGRATIONS } from '../../src/audiences/migrations.ts';
@@ -18,6 +19,8 @@ const AUDIENCES_NEWEST = latestVersion(AUDIENCE_MIGRATIONS);
 const NEWEST = latestVersion(SUBSCRIBER_MIGRATIONS);
 const ALL_VERSIONS = SUBSCRIBER_MIGRATIONS.migrations.map((migration) => ({ version: migration.version }));
 const AUTH_NEWEST = latestVersion(AUTH_MIGRATIONS);
+/** The embedded API's newest schema version. */
+const API_NEWEST = latestVersion(SERVICE_MIGRATIONS);
 
 const dir = mkdtempSync(join(tmpdir(), 'pl-migrate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,7 +29,7 @@ const dialects = useDialects();
 async function run(env: NodeJS.ProcessEnv): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runMigrate({ SUBSCRIBERS_DB: join(dir, 'subscribers.db'), AUDIENCES_DB: join(dir, 'audiences.db'), ...env }, (line) => out.push(line), (line) => err.push(line));
+  const code = await runMigrate({ SUBSCRIBERS_DB: join(dir, 'subscribers.db'), AUDIENCES_DB: join(dir, 'audiences.db'), DATABASE_PATH: join(dir, 'api.db'), ...env }, (line) => out.push(line), (line) => err.push(line));
   return { code, out, err };
 }
 
@@ -48,9 +51,9 @@ function migrateProcess(env: NodeJS.ProcessEnv): Promise<{ code: number | null; 
 }
 
 describe('npm run migrate', () => {
-  it('migrates the subscribers\' SQLite file and the sign-in store beside it, then finds them up to date', async () => {
-    expect(await run({})).toEqual({ code: 0, out: [`subscribers: schema version 0 → ${NEWEST} (${join(dir, 'subscribers.db')})`, `auth: schema version 0 → ${AUTH_NEWEST} (${join(dir, 'auth.db')})`, `audiences: schema version 0 → ${AUDIENCES_NEWEST} (${join(dir, 'audiences.db')})`], err: [] });
-    expect(await run({})).toEqual({ code: 0, out: [`subscribers: schema version ${NEWEST}, up to date (${join(dir, 'subscribers.db')})`, `auth: schema version ${AUTH_NEWEST}, up to date (${join(dir, 'auth.db')})`, `audiences: schema version ${AUDIENCES_NEWEST}, up to date (${join(dir, 'audiences.db')})`], err: [] });
+  it('migrates the subscribers\' SQLite file, the sign-in store beside it, the audiences and the embedded API\'s file, then finds them up to date', async () => {
+    expect(await run({})).toEqual({ code: 0, out: [`subscribers: schema version 0 → ${NEWEST} (${join(dir, 'subscribers.db')})`, `auth: schema version 0 → ${AUTH_NEWEST} (${join(dir, 'auth.db')})`, `audiences: schema version 0 → ${AUDIENCES_NEWEST} (${join(dir, 'audiences.db')})`, `API: schema version 0 → ${API_NEWEST} (${join(dir, 'api.db')})`], err: [] });
+    expect(await run({})).toEqual({ code: 0, out: [`subscribers: schema version ${NEWEST}, up to date (${join(dir, 'subscribers.db')})`, `auth: schema version ${AUTH_NEWEST}, up to date (${join(dir, 'auth.db')})`, `audiences: schema version ${AUDIENCES_NEWEST}, up to date (${join(dir, 'audiences.db')})`, `API: schema version ${API_NEWEST}, up to date (${join(dir, 'api.db')})`], err: [] });
   });
 
   it('refuses a malformed DATABASE_URL in one line that does not repeat it, and writes nothing', async () => {
@@ -73,10 +76,15 @@ describe.runIf(DIALECTS.includes('postgres'))('npm run migrate on PostgreSQL', (
     expect([first.code, second.code, first.stderr, second.stderr]).toEqual([0, 0, '', '']);
     // Whether the second started before the first was done depends on the machine: either way it
     // succeeds (applying a migration twice would fail on its CREATE TABLE) and says where it stands.
-    for (const run of [first, second]) expect(run.stdout).toMatch(new RegExp(`^subscribers: schema version (0 → ${NEWEST}|${NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nauth: schema version (0 → ${AUTH_NEWEST}|${AUTH_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\naudiences: schema version (0 → ${AUDIENCES_NEWEST}|${AUDIENCES_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nsite: schema version (0 → 1|1, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\n$`));
+    for (const run of [first, second]) {
+      expect(run.stdout).toMatch(new RegExp(`^subscribers: schema version (0 → ${NEWEST}|${NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nauth: schema version (0 → ${AUTH_NEWEST}|${AUTH_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\naudiences: schema version (0 → ${AUDIENCES_NEWEST}|${AUDIENCES_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nsite: schema version (0 → 1|1, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nAPI: schema version (0 → ${API_NEWEST}|${API_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\n$`));
+    }
     const sql = postgres(url, { max: 1, onnotice: () => undefined });
     try {
       expect(await sql`SELECT version FROM subscribers.schema_migrations ORDER BY version`).toEqual(ALL_VERSIONS);
+      // The embedded API's tables are in a schema of their own.
+      expect(await sql`SELECT version FROM service.schema_migrations ORDER BY version`).toEqual(SERVICE_MIGRATIONS.migrations.map((migration) => ({ version: migration.version })));
+      expect((await sql`SELECT COUNT(*)::int AS n FROM information_schema.tables WHERE table_schema = 'service' AND table_name = 'monitors'`)[0]).toEqual({ n: 1 });
       // A newer Porchlight migrated this database: this one refuses it and writes nothing.
       await sql`INSERT INTO subscribers.schema_migrations (version, description, applied_at) VALUES (${NEWEST + 1}, 'from the future', now())`;
       const refused = await migrateProcess({ DATABASE_URL: url });

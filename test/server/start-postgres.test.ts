@@ -15,6 +15,8 @@ import type { SubscriptionsWorkerData } from '../../src/server/threads/subscript
 import { DEFAULT_LANGUAGE_SETTINGS } from '../../src/site/i18n/settings.ts';
 import { DIALECTS, useDialects } from '../support/postgres.ts';
 import { SUBSCRIBER_MIGRATIONS } from '../../src/subscribers/migrations.ts';
+import { SERVICE_MIGRATIONS } from '../../src/service/store/migrations.ts';
+import type { ServiceOptions } from '../../src/service/index.ts';
 import { latestVersion } from '../../src/store/migrations.ts';
 
 const NEWEST = latestVersion(SUBSCRIBER_MIGRATIONS);
@@ -118,6 +120,30 @@ describe.runIf(DIALECTS.includes('postgres'))('the subscriptions thread on Postg
       expect(await sql`SELECT version FROM subscribers.schema_migrations`).toEqual([{ version: 9 }]);
     } finally {
       await sql.end({ timeout: 5 });
+    }
+  }, 60_000);
+});
+
+describe.runIf(DIALECTS.includes('postgres'))('the embedded API thread on PostgreSQL', () => {
+  it('starts with its store in the schema service (migrated), and no SQLite file', async () => {
+    const folder = join(dir, 'api-thread');
+    const url = dialects.postgresUrl();
+    const options: ServiceOptions = { databasePath: join(folder, 'porchlight.db'), databaseUrl: url, host: '127.0.0.1', port: 0, seedDemo: true, scheduler: false, notifications: { deliver: false } };
+    const thread = await startPorchlightThread<{ url: string; demo: { apiKey: string } | null }>('api', options);
+    try {
+      expect(thread.ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+      const monitors = await fetch(`${thread.ready.url}/monitors`, { headers: { authorization: `Bearer ${thread.ready.demo?.apiKey ?? ''}` } });
+      expect(monitors.status).toBe(200);
+      const sql = postgres(url, { max: 1, onnotice: () => undefined });
+      try {
+        expect(await sql`SELECT version FROM service.schema_migrations ORDER BY version`).toEqual(SERVICE_MIGRATIONS.migrations.map((migration) => ({ version: migration.version })));
+        expect((await sql`SELECT COUNT(*)::int AS n FROM service.organizations`)[0]).toEqual({ n: 1 });
+      } finally {
+        await sql.end({ timeout: 5 });
+      }
+      expect(existsSync(join(folder, 'porchlight.db'))).toBe(false);
+    } finally {
+      await thread.close();
     }
   }, 60_000);
 });

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, httpMonitor, idOf, startTestService, type TestService } from './helpers.ts';
+import { expectError, httpMonitor, idOf, startTestService, useServiceDialects, type TestService } from './helpers.ts';
+import { DIALECTS } from '../support/postgres.ts';
+
+const on = useServiceDialects();
 
 interface Ids {
   monitor: string;
@@ -48,7 +51,7 @@ function everyEndpoint(ids: Ids): Call[] {
   ];
 }
 
-describe('access control on every endpoint', () => {
+describe.each(DIALECTS)('access control on every endpoint on %s', (dialect) => {
   let t: TestService;
   let ids: Ids;
 
@@ -68,7 +71,7 @@ describe('access control on every endpoint', () => {
 
   beforeAll(async () => {
     // The monitor's target is a closed loopback port (nothing leaves the machine): private targets are allowed.
-    t = await startTestService({ allowPrivateTargets: true });
+    t = await startTestService({ ...on(dialect), allowPrivateTargets: true });
     const monitor = idOf(await t.a.post('/monitors', httpMonitor({ url: 'http://127.0.0.1:9/never-called' })));
     ids = {
       monitor,

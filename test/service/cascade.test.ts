@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataOf, httpMonitor, idOf, startTestService, type TestService } from './helpers.ts';
+import { dataOf, httpMonitor, idOf, startTestService, useServiceDialects, type TestService } from './helpers.ts';
+import { DIALECTS } from '../support/postgres.ts';
 
-describe('deleting a monitor', () => {
+const on = useServiceDialects();
+
+describe.each(DIALECTS)('deleting a monitor on %s', (dialect) => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService();
+    t = await startTestService(on(dialect));
   });
   afterAll(() => t.close());
 
@@ -13,7 +16,7 @@ describe('deleting a monitor', () => {
     const kept = idOf(await t.a.post('/monitors', httpMonitor({ name: 'Kept' })));
     const store = t.service.store;
     for (const monitorId of [doomed, kept]) {
-      store.checks.insert({ monitorId, status: 'up', latency: 10, statusCode: 200, region: 'eu', checkedAt: new Date().toISOString(), error: null });
+      await store.checks.insert({ monitorId, status: 'up', latency: 10, statusCode: 200, region: 'eu', checkedAt: new Date().toISOString(), error: null });
     }
     const page = idOf(await t.a.post('/status-pages', { name: 'P', slug: 'p', monitors: [{ monitorId: doomed }, { monitorId: kept }] }));
     const incident = idOf(await t.a.post('/incidents', { monitorIds: [doomed, kept], title: 'I', message: 'm' }));
@@ -21,8 +24,8 @@ describe('deleting a monitor', () => {
 
     expect((await t.a.delete(`/monitors/${doomed}`)).status).toBe(204);
 
-    expect(store.checks.count(doomed)).toBe(0);
-    expect(store.checks.count(kept)).toBe(1);
+    expect(await store.checks.count(doomed)).toBe(0);
+    expect(await store.checks.count(kept)).toBe(1);
     expect((dataOf(await t.a.get(`/status-pages/${page}`)).monitors as { monitorId: string }[]).map((link) => link.monitorId)).toEqual([kept]);
     expect(dataOf(await t.a.get(`/incidents/${incident}`)).monitors).toEqual([{ monitor: { id: kept, name: 'Kept' } }]);
     expect(dataOf(await t.a.get(`/incidents/${incident}`)).updates).toHaveLength(1);

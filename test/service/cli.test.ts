@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { freePort } from '../../bench/lib/free-port.ts';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -65,7 +66,7 @@ describe('create-org CLI', () => {
     expect(bad.stderr).toContain('usage: create-org');
     const service = await startService({ databasePath, log: () => undefined });
     expect(dataOf(await new Client(service.url, free.stdout.trim()).get('/organization'))).toMatchObject({ plan: 'free' });
-    expect(service.store.organizations.count()).toBe(1);
+    expect(await service.store.organizations.count()).toBe(1);
     await service.close();
   });
 });
@@ -81,6 +82,21 @@ describe('npm run api entry point', () => {
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
       expect(run.stderr).toContain(name);
       expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('stops with one line for a malformed DATABASE_URL or an unreachable server, never repeating the password', async () => {
+    const port = await freePort();
+    const cases = [
+      ['postgres://u:hunter2@db:port/x', 'Invalid setting DATABASE_URL: has a port that is not a number from 1 to 65535'],
+      [`postgres://u:hunter2@127.0.0.1:${port}/x`, `Porchlight API failed to start: cannot reach the PostgreSQL server at 127.0.0.1:${port} (DATABASE_URL): ECONNREFUSED`],
+    ] as const;
+    for (const [url, line] of cases) {
+      const run = await runNode('src/service/main.ts', [], { PORT: '0', DATABASE_URL: url, DATABASE_PATH: join(folder, 'never', 'x.db') });
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim()).toBe(line.trim());
+      expect(run.stderr + run.stdout).not.toContain('hunter2');
+      expect(existsSync(join(folder, 'never'))).toBe(false);
     }
   });
 

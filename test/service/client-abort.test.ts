@@ -26,7 +26,7 @@ describe('a client that leaves while sending its body', () => {
     const debug: string[] = [];
     t = await startTestService({ logDebug: (line) => debug.push(line) });
     await abortMidBody(t.service.url, t.orgA.apiKey, 1000, 20);
-    await vi.waitFor(() => expect(debug).toHaveLength(1));
+    await vi.waitFor(async () => expect(debug).toHaveLength(1));
     expect(debug[0]).toBe('client abort: POST /api/v1/monitors closed before its body was complete');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(t.logs).toEqual([]);

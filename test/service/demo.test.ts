@@ -71,7 +71,7 @@ describe('demo data', () => {
       expect(Number.isInteger(check.latency)).toBe(true);
       expect(check.latency as number).toBeGreaterThan(0);
     }
-    const counts = service.store.db.connection.prepare('SELECT monitor_id, COUNT(*) AS n, SUM(demo) AS demo, SUM(status = \'down\') AS down FROM checks GROUP BY monitor_id').all();
+    const counts = (await service.store.db.all('SELECT monitor_id, COUNT(*) AS n, SUM(demo) AS demo, SUM(status = \'down\') AS down FROM checks GROUP BY monitor_id'));
     expect(counts).toHaveLength(monitors.length);
     for (const row of counts) {
       expect(row.n).toBe(2160);
@@ -128,9 +128,9 @@ describe('demo data', () => {
     expect(channels.map((channel) => channel.type).sort()).toEqual(['email', 'slack']);
   });
 
-  it('keeps the plaintext key for the demo organization only', () => {
-    createOrganization(service.store, { name: 'Real', plan: 'free' });
-    const rows = service.store.db.connection.prepare('SELECT api_key FROM demo_meta').all();
+  it('keeps the plaintext key for the demo organization only', async () => {
+    await createOrganization(service.store, { name: 'Real', plan: 'free' });
+    const rows = (await service.store.db.all('SELECT api_key FROM demo_meta'));
     expect(rows).toEqual([{ api_key: service.demo?.apiKey }]);
   });
 });
@@ -146,7 +146,7 @@ describe('demo seeding across restarts', () => {
     await first.close();
     const second = await startService({ databasePath, seedDemo: true, log: () => undefined });
     expect(second.demo?.apiKey).toBe(key);
-    expect(second.store.organizations.count()).toBe(1);
+    expect(await second.store.organizations.count()).toBe(1);
     await second.close();
   });
 
@@ -158,10 +158,10 @@ describe('demo seeding across restarts', () => {
     try {
       expect([demoStore.privateTargets, strictDemo.privateTargets, plain.privateTargets]).toEqual(['demo', 'none', 'none']);
       expect((await new Client(demoStore.url, demoStore.demo!.apiKey).post('/monitors', loopback)).status).toBe(201);
-      const second = createOrganization(demoStore.store, { name: 'Second', plan: 'pro' });
+      const second = await createOrganization(demoStore.store, { name: 'Second', plan: 'pro' });
       expect((await new Client(demoStore.url, second.apiKey).post('/monitors', loopback)).status).toBe(400);
       expect((await new Client(strictDemo.url, strictDemo.demo!.apiKey).post('/monitors', loopback)).status).toBe(400);
-      const { apiKey } = createOrganization(plain.store, { name: 'Plain', plan: 'free' });
+      const { apiKey } = await createOrganization(plain.store, { name: 'Plain', plan: 'free' });
       expect((await new Client(plain.url, apiKey).post('/monitors', loopback)).status).toBe(400);
     } finally {
       await Promise.all([demoStore.close(), strictDemo.close(), plain.close()]);
@@ -171,16 +171,16 @@ describe('demo seeding across restarts', () => {
   it('does not seed when disabled or when the store already has data', async () => {
     const off = await startService({ databasePath: ':memory:', log: () => undefined });
     expect(off.demo).toBeNull();
-    expect(off.store.isEmpty()).toBe(true);
+    expect(await off.store.isEmpty()).toBe(true);
     await off.close();
 
     const databasePath = join(folder, 'real.db');
     const setup = await startService({ databasePath, log: () => undefined });
-    createOrganization(setup.store, { name: 'Real', plan: 'pro' });
+    await createOrganization(setup.store, { name: 'Real', plan: 'pro' });
     await setup.close();
     const withSeed = await startService({ databasePath, seedDemo: true, log: () => undefined });
     expect(withSeed.demo).toBeNull();
-    expect(withSeed.store.organizations.count()).toBe(1);
+    expect(await withSeed.store.organizations.count()).toBe(1);
     await withSeed.close();
   });
 });
@@ -198,9 +198,9 @@ describe('demo logo', () => {
       expect(after.find((page) => page.slug === 'acme')?.logoUrl).toBe('/demo/acme-logo.svg');
       expect(after.find((page) => page.slug === 'internal')?.logoUrl).toBeNull();
       // A store seeded before kept the absolute loopback address: it moves to the path too.
-      const organizationId = service.store.demo.find()!.organizationId;
-      const acme = service.store.statusPages.list(organizationId, { limit: 100, offset: 0 }).find((page) => page.slug === 'acme')!;
-      service.store.statusPages.update(organizationId, acme.id, { logoUrl: 'http://127.0.0.1:4321/demo/acme-logo.svg' }, new Date());
+      const organizationId = (await service.store.demo.find())!.organizationId;
+      const acme = (await service.store.statusPages.list(organizationId, { limit: 100, offset: 0 })).find((page) => page.slug === 'acme')!;
+      await service.store.statusPages.update(organizationId, acme.id, { logoUrl: 'http://127.0.0.1:4321/demo/acme-logo.svg' }, new Date());
       service.setSiteUrl('http://127.0.0.1:9999/');
       const moved = listOf(await client.get('/status-pages')).items as { slug: string; logoUrl: string | null }[];
       expect(moved.find((page) => page.slug === 'acme')?.logoUrl).toBe('/demo/acme-logo.svg');

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { errorBodySchema, paginationSchema } from '../../src/contract/common.ts';
 import { createOrganization, startService, type RunningService, type ServiceOptions } from '../../src/service/index.ts';
+import type { DialectName } from '../../src/store/database.ts';
+import { useDialects } from '../support/postgres.ts';
 import { checkExchange } from './openapi-conformance.ts';
 
 export interface Org {
@@ -81,6 +83,21 @@ export interface TestService {
   close(): Promise<void>;
 }
 
+/**
+ * Registers this test file's PostgreSQL cluster (call it at the top of the file) and gives the
+ * options that put a test service's store on `dialect`: an in-memory SQLite file, or a fresh
+ * schema of the file's PostgreSQL database. Use it with `describe.each(DIALECTS)`.
+ */
+export function useServiceDialects(): (dialect: DialectName) => Partial<ServiceOptions> {
+  const dialects = useDialects();
+  return (dialect) => {
+    if (dialect === 'sqlite') return {};
+    const place = dialects.location('postgres');
+    if (place.dialect !== 'postgres') throw new Error('expected a PostgreSQL place');
+    return { databaseUrl: place.url, ...(place.schema !== undefined && { databaseSchema: place.schema }) };
+  };
+}
+
 /** Starts the service on 127.0.0.1:0 with an in-memory store and two organizations (engine and delivery off by default). */
 export async function startTestService(options: Partial<ServiceOptions> = {}): Promise<TestService> {
   const logs: string[] = [];
@@ -92,8 +109,8 @@ export async function startTestService(options: Partial<ServiceOptions> = {}): P
     notifications: { deliver: false },
     ...options,
   });
-  const orgA = createOrganization(service.store, { name: 'Org A', plan: 'pro' });
-  const orgB = createOrganization(service.store, { name: 'Org B', plan: 'free' });
+  const orgA = await createOrganization(service.store, { name: 'Org A', plan: 'pro' });
+  const orgB = await createOrganization(service.store, { name: 'Org B', plan: 'free' });
   return {
     service,
     a: new Client(service.url, orgA.apiKey),

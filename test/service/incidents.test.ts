@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { singleEnvelope } from '../../src/contract/common.ts';
 import { incidentSchema } from '../../src/contract/incident.ts';
-import { dataOf, expectError, httpMonitor, idOf, ISO_UTC_MS, listOf, startTestService, type TestService } from './helpers.ts';
+import { dataOf, expectError, httpMonitor, idOf, ISO_UTC_MS, listOf, startTestService, useServiceDialects, type TestService } from './helpers.ts';
+import { DIALECTS } from '../support/postgres.ts';
 
-describe('incidents', () => {
+const on = useServiceDialects();
+
+describe.each(DIALECTS)('incidents on %s', (dialect) => {
   let t: TestService;
   let clock = Date.parse('2030-03-01T10:00:00.000Z');
   let web: string;
@@ -12,7 +15,7 @@ describe('incidents', () => {
     clock += 60_000;
   };
   beforeAll(async () => {
-    t = await startTestService({ now: () => new Date(clock) });
+    t = await startTestService({ ...on(dialect), now: () => new Date(clock) });
     web = idOf(await t.a.post('/monitors', httpMonitor({ name: 'Web' })));
     foreign = idOf(await t.b.post('/monitors', httpMonitor({ name: 'Theirs' })));
   });
@@ -107,11 +110,11 @@ describe('incidents', () => {
   it('deletes an incident with its updates', async () => {
     const id = idOf(await t.a.post('/incidents', { monitorIds: [web], title: 'Temp', message: 'a' }));
     await t.a.patch(`/incidents/${id}`, { status: 'resolved', message: 'b' });
-    expect(t.service.store.incidents.countUpdates(id)).toBe(2);
+    expect(await t.service.store.incidents.countUpdates(id)).toBe(2);
     const response = await t.a.delete(`/incidents/${id}`);
     expect(response.status).toBe(204);
     expect(response.text).toBe('');
-    expect(t.service.store.incidents.countUpdates(id)).toBe(0);
+    expect(await t.service.store.incidents.countUpdates(id)).toBe(0);
     expectError(await t.a.get(`/incidents/${id}`), 404, 'not_found');
     expect((await t.a.get(`/monitors/${web}`)).status).toBe(200);
   });

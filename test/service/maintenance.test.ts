@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { singleEnvelope } from '../../src/contract/common.ts';
 import { maintenanceSchema } from '../../src/contract/maintenance.ts';
-import { dataOf, expectError, httpMonitor, idOf, ISO_UTC_MS, listOf, startTestService, type TestService } from './helpers.ts';
+import { dataOf, expectError, httpMonitor, idOf, ISO_UTC_MS, listOf, startTestService, useServiceDialects, type TestService } from './helpers.ts';
+import { DIALECTS } from '../support/postgres.ts';
 
-describe('maintenance windows', () => {
+const on = useServiceDialects();
+
+describe.each(DIALECTS)('maintenance windows on %s', (dialect) => {
   let t: TestService;
   let db: string;
   let foreign: string;
@@ -15,7 +18,7 @@ describe('maintenance windows', () => {
     ...overrides,
   });
   beforeAll(async () => {
-    t = await startTestService();
+    t = await startTestService(on(dialect));
     db = idOf(await t.a.post('/monitors', { name: 'DB', type: 'tcp', host: 'db.example.com', port: 5432 }));
     foreign = idOf(await t.b.post('/monitors', httpMonitor()));
   });
@@ -128,7 +131,7 @@ describe('maintenance windows', () => {
     expect(response.status).toBe(204);
     expect(response.text).toBe('');
     expectError(await t.a.get(`/maintenance/${id}`), 404, 'not_found');
-    expect(Number(t.service.store.db.connection.prepare('SELECT COUNT(*) AS n FROM maintenance_monitors WHERE window_id = ?').get(id)?.n)).toBe(0);
+    expect(Number((await t.service.store.db.get('SELECT COUNT(*) AS n FROM maintenance_monitors WHERE window_id = ?', id))?.n)).toBe(0);
   });
 
   it('lists windows latest start first, paginated', async () => {

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { singleEnvelope } from '../../src/contract/common.ts';
 import { checkSchema, monitorSchema } from '../../src/contract/monitor.ts';
-import { dataOf, expectError, httpMonitor, idOf, ISO_UTC_MS, listOf, startTarget, startTestService, type TestService } from './helpers.ts';
+import { dataOf, expectError, httpMonitor, idOf, ISO_UTC_MS, listOf, startTarget, startTestService, useServiceDialects, type TestService } from './helpers.ts';
+import { DIALECTS } from '../support/postgres.ts';
 
-describe('monitors', () => {
+const on = useServiceDialects();
+
+describe.each(DIALECTS)('monitors on %s', (dialect) => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService();
+    t = await startTestService(on(dialect));
   });
   afterAll(() => t.close());
 
@@ -133,10 +136,10 @@ describe('monitors', () => {
   });
 });
 
-describe('monitor list pagination and the per-organization limit', () => {
+describe.each(DIALECTS)('monitor list pagination and the per-organization limit on %s', (dialect) => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService();
+    t = await startTestService(on(dialect));
   });
   afterAll(() => t.close());
 
@@ -171,12 +174,12 @@ describe('monitor list pagination and the per-organization limit', () => {
   });
 });
 
-describe('checks', () => {
+describe.each(DIALECTS)('checks on %s', (dialect) => {
   let t: TestService;
   let target: Awaited<ReturnType<typeof startTarget>>;
   beforeAll(async () => {
     // The target listens on 127.0.0.1.
-    t = await startTestService({ allowPrivateTargets: true });
+    t = await startTestService({ ...on(dialect), allowPrivateTargets: true });
     target = await startTarget();
   });
   afterAll(async () => {
@@ -187,9 +190,9 @@ describe('checks', () => {
   it('lists a monitor\'s checks newest first, 50 by default, at most 200', async () => {
     const id = idOf(await t.a.post('/monitors', httpMonitor()));
     const start = Date.parse('2030-01-01T00:00:00.000Z');
-    t.service.store.transaction(() => {
+    await t.service.store.transaction(async (tx) => {
       for (let i = 0; i < 230; i++) {
-        t.service.store.checks.insert({ monitorId: id, status: i % 10 === 0 ? 'down' : 'up', latency: 100 + i, statusCode: 200, region: 'eu', checkedAt: new Date(start + i * 60_000).toISOString(), error: null });
+        await tx.checks.insert({ monitorId: id, status: i % 10 === 0 ? 'down' : 'up', latency: 100 + i, statusCode: 200, region: 'eu', checkedAt: new Date(start + i * 60_000).toISOString(), error: null });
       }
     });
     const first = listOf(await t.a.get(`/monitors/${id}/checks`));

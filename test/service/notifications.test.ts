@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { singleEnvelope } from '../../src/contract/common.ts';
 import { EVENT_FLAGS, notificationChannelSchema } from '../../src/contract/notification.ts';
-import { dataOf, expectError, idOf, ISO_UTC_MS, listOf, startTestService, type TestService } from './helpers.ts';
+import { dataOf, expectError, idOf, ISO_UTC_MS, listOf, startTestService, useServiceDialects, type TestService } from './helpers.ts';
+import { DIALECTS } from '../support/postgres.ts';
+
+const on = useServiceDialects();
 
 const allFlags = (value: boolean) => Object.fromEntries(EVENT_FLAGS.map((flag) => [flag, value]));
 
-describe('notification channels', () => {
+describe.each(DIALECTS)('notification channels on %s', (dialect) => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService();
+    t = await startTestService(on(dialect));
   });
   afterAll(() => t.close());
 

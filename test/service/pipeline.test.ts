@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationSchema } from '../../src/contract/organization.ts';
 import { singleEnvelope } from '../../src/contract/common.ts';
-import { Client, dataOf, expectError, httpMonitor, idOf, ISO_UTC_MS, startTestService, type TestService } from './helpers.ts';
+import { Client, dataOf, expectError, httpMonitor, idOf, ISO_UTC_MS, startTestService, useServiceDialects, type TestService } from './helpers.ts';
+import { DIALECTS } from '../support/postgres.ts';
 
-describe('request pipeline', () => {
+const on = useServiceDialects();
+
+describe.each(DIALECTS)('request pipeline on %s', (dialect) => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService({ maxBodyBytes: 4096 });
+    t = await startTestService({ ...on(dialect), maxBodyBytes: 4096 });
   });
   afterAll(() => t.close());
 
@@ -102,20 +105,20 @@ describe('request pipeline', () => {
 
   it('hides internal failures behind a 500 without a stack and logs them', async () => {
     const id = idOf(await t.a.post('/monitors', httpMonitor()));
-    t.service.store.db.connection.prepare("UPDATE monitors SET headers_json = 'not json' WHERE id = ?").run(id);
+    (await t.service.store.db.run("UPDATE monitors SET headers_json = 'not json' WHERE id = ?", id));
     const response = await t.a.get(`/monitors/${id}`);
     expectError(response, 500, 'internal_error');
     expect(response.text).not.toContain('headers_json');
     expect(t.logs.some((line) => line.includes('internal error on GET') && line.includes('headers_json'))).toBe(true);
     expect(t.logs.join('\n')).not.toContain(t.orgA.apiKey);
-    t.service.store.db.connection.prepare('DELETE FROM monitors WHERE id = ?').run(id);
+    (await t.service.store.db.run('DELETE FROM monitors WHERE id = ?', id));
   });
 });
 
-describe('default body limit', () => {
+describe.each(DIALECTS)('default body limit on %s', (dialect) => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService();
+    t = await startTestService(on(dialect));
   });
   afterAll(() => t.close());
 
@@ -129,11 +132,11 @@ describe('default body limit', () => {
   });
 });
 
-describe('rate limiting', () => {
+describe.each(DIALECTS)('rate limiting on %s', (dialect) => {
   let t: TestService;
   let clock = Date.parse('2030-01-01T00:00:00.000Z');
   beforeAll(async () => {
-    t = await startTestService({ rateLimits: { free: 3, pro: 5, windowSeconds: 60 }, now: () => new Date(clock) });
+    t = await startTestService({ ...on(dialect), rateLimits: { free: 3, pro: 5, windowSeconds: 60 }, now: () => new Date(clock) });
   });
   afterAll(() => t.close());
 

@@ -1,15 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { singleEnvelope } from '../../src/contract/common.ts';
 import { pageMonitorSchema, statusPageSchema } from '../../src/contract/status-page.ts';
-import { dataOf, expectError, httpMonitor, idOf, ISO_UTC_MS, listOf, startTestService, type TestService } from './helpers.ts';
+import { dataOf, expectError, httpMonitor, idOf, ISO_UTC_MS, listOf, startTestService, useServiceDialects, type TestService } from './helpers.ts';
+import { DIALECTS } from '../support/postgres.ts';
 
-describe('status pages', () => {
+const on = useServiceDialects();
+
+describe.each(DIALECTS)('status pages on %s', (dialect) => {
   let t: TestService;
   let web: string;
   let api: string;
   let foreign: string;
   beforeAll(async () => {
-    t = await startTestService();
+    t = await startTestService(on(dialect));
     web = idOf(await t.a.post('/monitors', httpMonitor({ name: 'Web' })));
     api = idOf(await t.a.post('/monitors', httpMonitor({ name: 'API' })));
     foreign = idOf(await t.b.post('/monitors', httpMonitor({ name: 'Theirs' })));
@@ -140,16 +143,16 @@ describe('status pages', () => {
 
   it('deletes a page with its links and subscribers', async () => {
     const id = idOf(await t.a.post('/status-pages', { name: 'Gone', slug: 'gone', monitors: [{ monitorId: web }, { monitorId: api }] }));
-    t.service.store.statusPages.addSubscriber(id, 'reader@example.com', new Date());
-    const count = (table: string) =>
-      Number(t.service.store.db.connection.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE page_id = ?`).get(id)?.n);
-    expect(count('status_page_monitors')).toBe(2);
-    expect(count('status_page_subscribers')).toBe(1);
+    await t.service.store.statusPages.addSubscriber(id, 'reader@example.com', new Date());
+    const count = async (table: string) =>
+      Number((await t.service.store.db.get(`SELECT COUNT(*) AS n FROM ${table} WHERE page_id = ?`, id))?.n);
+    expect(await count('status_page_monitors')).toBe(2);
+    expect(await count('status_page_subscribers')).toBe(1);
     const response = await t.a.delete(`/status-pages/${id}`);
     expect(response.status).toBe(204);
     expect(response.text).toBe('');
-    expect(count('status_page_monitors')).toBe(0);
-    expect(count('status_page_subscribers')).toBe(0);
+    expect(await count('status_page_monitors')).toBe(0);
+    expect(await count('status_page_subscribers')).toBe(0);
     expectError(await t.a.get(`/status-pages/${id}`), 404, 'not_found');
     // The monitors themselves stay.
     expect((await t.a.get(`/monitors/${web}`)).status).toBe(200);

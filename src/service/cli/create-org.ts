@@ -3,10 +3,10 @@
  * (default ./data/porchlight.db) and prints ONLY its new API key on stdout, so it can be captured.
  */
 import { PLANS, type Plan } from '../../contract/organization.ts';
-import { ConfigError, DEFAULT_DATABASE_PATH } from '../config.ts';
+import { ConfigError, databaseUrl, DEFAULT_DATABASE_PATH } from '../config.ts';
 import { ensureDatabaseFolder } from '../database-path.ts';
 import { createOrganization, InvalidOrganizationError } from '../index.ts';
-import { Store } from '../store/store.ts';
+import { serviceLocation, Store } from '../store/store.ts';
 
 const USAGE = 'usage: create-org <name> [free|pro]';
 
@@ -30,13 +30,14 @@ function databasePath(): string {
 try {
   const input = parseArgs(process.argv.slice(2));
   const path = databasePath();
-  ensureDatabaseFolder(path);
-  const store = Store.open(path);
+  const url = databaseUrl(process.env);
+  if (!url) ensureDatabaseFolder(path);
+  const store = await Store.open(serviceLocation(url, path));
   try {
-    const { apiKey } = createOrganization(store, input);
+    const { apiKey } = await createOrganization(store, input);
     process.stdout.write(`${apiKey}\n`);
   } finally {
-    store.close();
+    await store.close();
   }
 } catch (error) {
   if (error instanceof UsageError || error instanceof InvalidOrganizationError) console.error(error.message);

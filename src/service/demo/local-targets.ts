@@ -18,23 +18,23 @@ export interface DemoLocalTargets {
  * Returns the ids of the monitors it touched, for the scheduler to pick up. A role whose monitor was
  * deleted or given another target through the API is gone and left alone.
  */
-export function pointDemoAtLocalTargets(store: Store, targets: DemoLocalTargets, now: Date): string[] {
-  return store.transaction(() => {
+export async function pointDemoAtLocalTargets(store: Store, targets: DemoLocalTargets, now: Date): Promise<string[]> {
+  return await store.transaction(async (tx) => {
     const touched: string[] = [];
-    const api = store.demoTargets.monitorFor('api');
+    const api = await tx.demoTargets.monitorFor('api');
     if (api) {
-      store.demoTargets.pointAt(api, { url: `${targets.apiUrl}/health` }, now);
+      await tx.demoTargets.pointAt(api, { url: `${targets.apiUrl}/health` }, now);
       touched.push(api);
     }
-    const port = store.demoTargets.monitorFor('closed_port');
+    const port = await tx.demoTargets.monitorFor('closed_port');
     if (port) {
-      store.demoTargets.pointAt(port, { host: '127.0.0.1', port: targets.tcpPort }, now);
+      await tx.demoTargets.pointAt(port, { host: '127.0.0.1', port: targets.tcpPort }, now);
       touched.push(port);
     }
-    const site = store.demoTargets.monitorFor('site');
+    const site = await tx.demoTargets.monitorFor('site');
     if (site) {
-      if (targets.siteUrl) store.demoTargets.pointAt(site, { url: `${targets.siteUrl.replace(/\/+$/, '')}/healthz` }, now);
-      else store.demoTargets.simulate(site);
+      if (targets.siteUrl) await tx.demoTargets.pointAt(site, { url: `${targets.siteUrl.replace(/\/+$/, '')}/healthz` }, now);
+      else await tx.demoTargets.simulate(site);
       touched.push(site);
     }
     return touched;
@@ -46,17 +46,17 @@ export function pointDemoAtLocalTargets(store: Store, targets: DemoLocalTargets,
  * placeholder logo (an address that cannot load offline) at the logo the site itself serves, by
  * its path on the site (the site renders such a path under its own host and base path).
  */
-export function pointDemoAtSite(store: Store, siteUrl: string, now: Date): string | null {
+export async function pointDemoAtSite(store: Store, siteUrl: string, now: Date): Promise<string | null> {
   const origin = siteUrl.replace(/\/+$/, '');
-  const site = store.demoTargets.monitorFor('site');
-  if (site) store.demoTargets.pointAt(site, { url: `${origin}/healthz` }, now);
-  const demo = store.demo.find();
+  const site = await store.demoTargets.monitorFor('site');
+  if (site) await store.demoTargets.pointAt(site, { url: `${origin}/healthz` }, now);
+  const demo = await store.demo.find();
   if (demo) {
-    for (const page of store.statusPages.list(demo.organizationId, { limit: 100, offset: 0 })) {
+    for (const page of await store.statusPages.list(demo.organizationId, { limit: 100, offset: 0 })) {
       // A path on the site, not `${origin}/…`: it loads from whatever host name a visitor uses.
       // Also moves a store seeded before that from its absolute loopback address.
       const seeded = page.logoUrl === DEMO_PLACEHOLDER_LOGO || page.logoUrl?.endsWith(DEMO_LOGO_PATH) === true;
-      if (seeded && page.logoUrl !== DEMO_LOGO_PATH) store.statusPages.update(demo.organizationId, page.id, { logoUrl: DEMO_LOGO_PATH }, now);
+      if (seeded && page.logoUrl !== DEMO_LOGO_PATH) await store.statusPages.update(demo.organizationId, page.id, { logoUrl: DEMO_LOGO_PATH }, now);
     }
   }
   return site;

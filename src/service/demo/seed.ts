@@ -1,7 +1,7 @@
 import { createMonitorSchema } from '../../contract/monitor.ts';
 import { createChannelSchema } from '../../contract/notification.ts';
 import { createStatusPageSchema } from '../../contract/status-page.ts';
-import type { Store } from '../store/store.ts';
+import type { Repositories, Store } from '../store/store.ts';
 import { DEMO_CHANNELS, DEMO_INCIDENTS, DEMO_MONITORS, DEMO_ORGANIZATION, DEMO_PAGES, DEMO_WINDOWS } from './fixtures.ts';
 import { generateHistory, HOUR_MS } from './history.ts';
 
@@ -17,17 +17,17 @@ const at = (now: Date, hoursFromNow: number): Date => new Date(now.getTime() + h
  * Seeds the demo organization in one transaction. Fixtures go through the contract's
  * create schemas, so they get the same defaults and checks as API input.
  */
-export function seedDemo(store: Store, now: Date): { organizationId: string; apiKey: string } {
-  return store.transaction(() => {
-    const { organization, apiKey } = store.organizations.create(DEMO_ORGANIZATION, now);
-    store.demo.save(organization.id, apiKey, now);
+export async function seedDemo(store: Store, now: Date): Promise<{ organizationId: string; apiKey: string }> {
+  return await store.transaction(async (tx) => {
+    const { organization, apiKey } = await tx.organizations.create(DEMO_ORGANIZATION, now);
+    await tx.demo.save(organization.id, apiKey, now);
     const orgId = organization.id;
     // Checks land on whole hours; the newest one is at the start of the current hour.
     const newestCheck = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
     const createdAt = at(newestCheck, -90 * 24).toISOString();
 
     const monitorIds = new Map<string, string>();
-    DEMO_MONITORS.forEach((fixture, index) => {
+    for (const [index, fixture] of DEMO_MONITORS.entries()) {
       const input = createMonitorSchema.parse(fixture.input);
       const history = generateHistory(
         {
@@ -41,7 +41,7 @@ export function seedDemo(store: Store, now: Date): { organizationId: string; api
         newestCheck,
       );
       const last = history[history.length - 1];
-      const monitor = store.monitors.insert(orgId, input, now, {
+      const monitor = await tx.monitors.insert(orgId, input, now, {
         health: fixture.health ?? last?.status ?? 'pending',
         lastStatus: last?.status ?? null,
         lastLatency: last?.latency ?? null,
@@ -50,10 +50,10 @@ export function seedDemo(store: Store, now: Date): { organizationId: string; api
         // Made-up targets are never checked; local-targets.ts points the local ones at this machine on start.
         simulated: true,
       });
-      if (fixture.localTarget) store.demoTargets.assign(monitor.id, fixture.localTarget);
+      if (fixture.localTarget) await tx.demoTargets.assign(monitor.id, fixture.localTarget);
       monitorIds.set(fixture.key, monitor.id);
-      for (const check of history) store.checks.insert({ monitorId: monitor.id, ...check, demo: true });
-    });
+      await tx.checks.insertMany(history.map((check) => ({ monitorId: monitor.id, ...check, demo: true })));
+    }
     const idOf = (key: string): string => {
       const id = monitorIds.get(key);
       if (!id) throw new Error(`demo fixture names unknown monitor ${key}`);
@@ -67,23 +67,23 @@ export function seedDemo(store: Store, now: Date): { organizationId: string; api
         displayName: link.displayName ?? null,
         sortOrder: link.sortOrder ?? index,
       }));
-      store.statusPages.insert(orgId, fields, links, now);
+      await tx.statusPages.insert(orgId, fields, links, now);
     }
 
     for (const incident of DEMO_INCIDENTS) {
       const [opening, ...later] = incident.timeline;
       if (!opening) continue;
-      const created = store.incidents.insert(
+      const created = await tx.incidents.insert(
         orgId,
         { title: incident.title, severity: incident.severity, status: opening.status, message: opening.message, monitorIds: incident.monitors.map(idOf) },
         at(now, -opening.hoursAgo),
       );
-      for (const update of later) store.incidents.addUpdate(orgId, created.id, update, at(now, -update.hoursAgo));
+      for (const update of later) await tx.incidents.addUpdate(orgId, created.id, update, at(now, -update.hoursAgo));
     }
 
     for (const window of DEMO_WINDOWS) {
       const start = at(now, window.startHoursFromNow);
-      const created = store.maintenance.insert(
+      const created = await tx.maintenance.insert(
         orgId,
         {
           title: window.title,
@@ -94,23 +94,23 @@ export function seedDemo(store: Store, now: Date): { organizationId: string; api
         },
         at(now, -24),
       );
-      if (window.startNow) store.maintenance.transition(orgId, created.id, 'in_progress', start);
+      if (window.startNow) await tx.maintenance.transition(orgId, created.id, 'in_progress', start);
     }
 
     // Made-up webhook and addresses: deliveries to them are recorded as skipped, never sent.
-    for (const channel of DEMO_CHANNELS) store.notifications.insert(orgId, createChannelSchema.parse(channel), now, { simulated: true });
+    for (const channel of DEMO_CHANNELS) await tx.notifications.insert(orgId, createChannelSchema.parse(channel), now, { simulated: true });
 
     return { organizationId: orgId, apiKey };
   });
 }
 
 /** The demo organization's key and pages, if the store holds one (demo-only plaintext key). */
-export function demoInfo(store: Store): DemoInfo | null {
-  const meta = store.demo.find();
+export async function demoInfo(store: Repositories): Promise<DemoInfo | null> {
+  const meta = await store.demo.find();
   if (!meta) return null;
-  const organization = store.organizations.get(meta.organizationId);
+  const organization = await store.organizations.get(meta.organizationId);
   if (!organization) return null;
-  const pages = store.statusPages.list(organization.id, { limit: 100, offset: 0 }).map((page) => ({
+  const pages = (await store.statusPages.list(organization.id, { limit: 100, offset: 0 })).map((page) => ({
     slug: page.slug,
     customDomain: page.customDomain,
     isPublic: page.isPublic,

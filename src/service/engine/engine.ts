@@ -32,9 +32,9 @@ export class MonitoringEngine implements EngineHooks {
     this.maintenance = new MaintenanceClock(deps, settings.maintenanceSweepMs);
   }
 
-  start(): void {
-    this.maintenance.start();
-    this.scheduler.start();
+  /** Resolves once both have read the database for the first time. */
+  async start(): Promise<void> {
+    await Promise.all([this.maintenance.start(), this.scheduler.start()]);
   }
 
   stop(): void {
@@ -43,10 +43,10 @@ export class MonitoringEngine implements EngineHooks {
   }
 
   monitorChanged(monitorId: string): void {
-    this.scheduler.sync(monitorId);
+    void this.scheduler.sync(monitorId);
   }
 
   maintenanceChanged(): void {
-    this.maintenance.poke();
+    void this.maintenance.poke();
   }
 }

@@ -22,15 +22,17 @@ export class MaintenanceClock {
   private readonly maxSleepMs: number;
   private cancelTimer: Cancel | null = null;
   private stopped = true;
+  private sweeping: Promise<void> = Promise.resolve();
 
   constructor(deps: MaintenanceClockDeps, maxSleepMs: number) {
     this.deps = deps;
     this.maxSleepMs = maxSleepMs;
   }
 
-  start(): void {
+  /** Resolves after the first sweep. */
+  start(): Promise<void> {
     this.stopped = false;
-    this.poke();
+    return this.poke();
   }
 
   stop(): void {
@@ -39,27 +41,38 @@ export class MaintenanceClock {
     this.cancelTimer = null;
   }
 
-  /** Applies whatever is due now and re-arms for the next due time. */
-  poke(): void {
+  /** Applies whatever is due now and re-arms for the next due time; one sweep at a time, in turn. */
+  poke(): Promise<void> {
+    const next = this.sweeping.then(() => this.sweepAndArm());
+    this.sweeping = next;
+    return next;
+  }
+
+  private async sweepAndArm(): Promise<void> {
     if (this.stopped) return;
     this.cancelTimer?.();
+    let sleepMs = this.maxSleepMs;
     try {
-      for (const { organizationId, event } of this.sweep()) this.deps.notifier.emit(organizationId, event);
+      for (const { organizationId, event } of await this.sweep()) await this.deps.notifier.emit(organizationId, event);
+      sleepMs = await this.sleepMs();
     } catch (error) {
       this.deps.log(`maintenance sweep failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-    this.cancelTimer = this.deps.timers.after(this.sleepMs(), () => this.poke());
+    if (this.stopped) return;
+    this.cancelTimer?.();
+    this.cancelTimer = this.deps.timers.after(sleepMs, () => void this.poke());
   }
 
-  private sweep(): { organizationId: string; event: MaintenanceEvent }[] {
+  private async sweep(): Promise<{ organizationId: string; event: MaintenanceEvent }[]> {
     const { store } = this.deps;
     const events: { organizationId: string; event: MaintenanceEvent }[] = [];
-    store.transaction(() => {
+    await store.transaction(async (tx) => {
       // Two passes: a window that was due to start and is already past its end completes right after.
       for (let pass = 0; pass < 2; pass++) {
         const at = this.deps.now();
-        for (const due of store.maintenance.due(at)) {
-          const window = store.maintenance.transition(due.organizationId, due.id, due.to, at);
+        for (const due of await tx.maintenance.due(at)) {
+          // Guarded by the state it was due from: another process that moved it first leaves nothing to do here.
+          const window = await tx.maintenance.transition(due.organizationId, due.id, due.to, at, due.to === 'in_progress' ? 'scheduled' : 'in_progress');
           if (!window) continue;
           const type = due.to === 'in_progress' ? 'onMaintenanceStarted' : 'onMaintenanceCompleted';
           events.push({ organizationId: due.organizationId, event: maintenanceEvent(type, window, at, true) });
@@ -70,8 +83,8 @@ export class MaintenanceClock {
     return events;
   }
 
-  private sleepMs(): number {
-    const next = this.deps.store.maintenance.nextDueAt();
+  private async sleepMs(): Promise<number> {
+    const next = await this.deps.store.maintenance.nextDueAt();
     if (next === null) return this.maxSleepMs;
     return Math.min(this.maxSleepMs, Math.max(0, Date.parse(next) - this.deps.now().getTime()));
   }

@@ -27,18 +27,20 @@ export interface RecordedCheck {
  * Monitors that are paused or under maintenance raise no down/recovered events and open no incidents;
  * a recovery still resolves the incident the engine opened. Returns null when the monitor is gone.
  */
-export function recordCheckOutcome(
+export async function recordCheckOutcome(
   context: RecordContext,
   monitorId: string,
   input: { region: Region; checkedAt: string; outcome: CheckOutcome },
-): RecordedCheck | null {
+): Promise<RecordedCheck | null> {
   const { store } = context;
-  return store.transaction(() => {
-    const state = store.monitors.getState(monitorId);
+  return await store.transaction(async (tx) => {
+    // One recording at a time per monitor, across processes: the state read below is the latest.
+    if (!(await tx.monitors.lock(monitorId))) return null;
+    const state = await tx.monitors.getState(monitorId);
     if (!state) return null;
     const { monitor, organizationId } = state;
     const at = context.now();
-    const check = store.checks.insert({
+    const check = await tx.checks.insert({
       monitorId,
       status: input.outcome.status,
       latency: Math.max(0, Math.round(input.outcome.latencyMs)),
@@ -48,7 +50,7 @@ export function recordCheckOutcome(
       error: input.outcome.error,
     });
     const step = nextHealth(state, check.status, context.failureThreshold);
-    store.monitors.recordCheck(monitorId, { status: check.status, latency: check.latency, checkedAt: check.checkedAt, ...step });
+    await tx.monitors.recordCheck(monitorId, { status: check.status, latency: check.latency, checkedAt: check.checkedAt, ...step });
 
     const events: ServiceEvent[] = [];
     const alerting = monitor.currentStatus !== 'paused' && monitor.currentStatus !== 'maintenance';
@@ -57,13 +59,13 @@ export function recordCheckOutcome(
     if (step.transition === 'down' && alerting) {
       events.push({ type: 'onMonitorDown', at: at.toISOString(), monitor: about, check: eventCheck, consecutiveFailures: step.consecutiveFailures });
       if (monitor.autoIncidents) {
-        const incident = openAutoIncident(store, organizationId, monitor, check, step.consecutiveFailures, at);
+        const incident = await openAutoIncident(tx, organizationId, monitor, check, step.consecutiveFailures, at);
         if (incident) events.push(incidentEvent('onIncidentCreated', incident, at, true));
       }
     }
     if (step.transition === 'recovered') {
       if (alerting) events.push({ type: 'onMonitorRecovered', at: at.toISOString(), monitor: about, check: eventCheck, consecutiveFailures: 0 });
-      const resolved = resolveAutoIncident(store, organizationId, monitor, check, at);
+      const resolved = await resolveAutoIncident(tx, organizationId, monitor, check, at);
       if (resolved) events.push(incidentEvent('onIncidentResolved', resolved, at, true));
     }
     return { check, organizationId, monitorName: monitor.name, transition: step.transition, events };

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Region } from '../../contract/monitor.ts';
 import { withDeadline } from '../checks/deadline.ts';
 import { timeoutMessage } from '../checks/describe-network-error.ts';
@@ -55,6 +57,14 @@ interface MonitorJobs {
  */
 export const CHECK_GRACE_MS = 2_000;
 
+/**
+ * How early a timer may fire and still claim its check: timers are not exact, nor are the clocks
+ * of two machines. A tenth of the interval, at most a second.
+ */
+export function claimTolerance(intervalMs: number): number {
+  return Math.min(1_000, Math.floor(intervalMs / 10));
+}
+
 const shapeOf = (monitor: SchedulableMonitor): string => `${monitor.interval}|${monitor.regions.join(',')}`;
 
 /**
@@ -72,6 +82,8 @@ export class Scheduler {
   private readonly monitors = new Map<string, MonitorJobs>();
   private cancelResync: Cancel | null = null;
   private stopped = true;
+  /** Who claims checks in the database: this scheduler, in this process. */
+  private readonly holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
   constructor(deps: SchedulerDeps, settings: SchedulerSettings) {
     this.deps = deps;
@@ -79,9 +91,10 @@ export class Scheduler {
     this.limiter = new FairLimiter(settings.concurrency, settings.perOrganizationConcurrency ?? settings.concurrency);
   }
 
-  start(): void {
+  /** Resolves after the first resync (tests wait for it; the service does not need to). */
+  start(): Promise<void> {
     this.stopped = false;
-    this.resync();
+    return this.resync();
   }
 
   stop(): void {
@@ -100,9 +113,10 @@ export class Scheduler {
   }
 
   /** Brings one monitor's jobs in line with the database (created, edited, paused, resumed or deleted). */
-  sync(monitorId: string): void {
+  async sync(monitorId: string): Promise<void> {
     if (this.stopped) return;
-    const state = this.deps.store.monitors.getState(monitorId);
+    const state = await this.deps.store.monitors.getState(monitorId);
+    if (this.stopped) return;
     if (!state || !state.monitor.active || state.simulated) {
       this.unschedule(monitorId);
       return;
@@ -111,18 +125,19 @@ export class Scheduler {
   }
 
   /** Compares the whole schedule with the database, then arms the next resync. */
-  resync(): void {
+  async resync(): Promise<void> {
     if (this.stopped) return;
     this.cancelResync?.();
     try {
-      const wanted = this.deps.store.monitors.schedulable();
+      const wanted = await this.deps.store.monitors.schedulable();
+      if (this.stopped) return;
       const ids = new Set(wanted.map((monitor) => monitor.id));
       for (const id of [...this.monitors.keys()]) if (!ids.has(id)) this.unschedule(id);
       for (const monitor of wanted) this.ensure(monitor);
     } catch (error) {
       this.deps.log(`scheduler resync failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-    this.cancelResync = this.deps.timers.after(this.settings.resyncIntervalMs, () => this.resync());
+    this.cancelResync = this.deps.timers.after(this.settings.resyncIntervalMs, () => void this.resync());
   }
 
   private ensure(monitor: SchedulableMonitor): void {
@@ -173,11 +188,15 @@ export class Scheduler {
 
   private async execute(job: Job): Promise<void> {
     if (!this.isCurrent(job)) return;
-    const state = this.deps.store.monitors.getState(job.monitorId);
+    const state = await this.deps.store.monitors.getState(job.monitorId);
     if (!state || !state.monitor.active || state.simulated) {
-      this.sync(job.monitorId);
+      await this.sync(job.monitorId);
       return;
     }
+    // Several processes may schedule this monitor (several replicas on one database): the one that
+    // moves the check's shared due time on runs it, the others skip this turn (store/check-claims.ts).
+    const claimed = await this.deps.store.checkClaims.claim(job.monitorId, job.region, this.holder, this.deps.now().getTime(), job.intervalMs, claimTolerance(job.intervalMs));
+    if (!claimed || !this.isCurrent(job)) return;
     const checkedAt = this.deps.now().toISOString();
     const target = checkTargetOf(state.monitor);
     const outcome = await withDeadline(this.deps.runCheck(state.organizationId, target), target.timeoutSeconds * 1000 + CHECK_GRACE_MS, () => ({
@@ -189,14 +208,14 @@ export class Scheduler {
     // Paused, deleted or rescheduled while the check ran: its result no longer belongs anywhere.
     if (!this.isCurrent(job)) return;
     try {
-      const recorded = recordCheckOutcome(
+      const recorded = await recordCheckOutcome(
         { store: this.deps.store, now: this.deps.now, failureThreshold: this.settings.failureThreshold },
         job.monitorId,
         { region: job.region, checkedAt, outcome },
       );
       if (!recorded) return;
       if (recorded.transition) this.deps.log(`monitor ${JSON.stringify(recorded.monitorName)} is ${recorded.transition === 'down' ? 'down' : 'up again'} (check from ${job.region})`);
-      for (const event of recorded.events) this.deps.notifier.emit(recorded.organizationId, event);
+      for (const event of recorded.events) await this.deps.notifier.emit(recorded.organizationId, event);
     } catch (error) {
       this.deps.log(`recording a check of monitor ${job.monitorId} failed: ${error instanceof Error ? error.message : String(error)}`);
     }

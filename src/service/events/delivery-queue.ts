@@ -1,7 +1,7 @@
 import type { OrganizationEgress } from '../egress/organization-egress.ts';
 import type { Cancel, Timers } from '../engine/timers.ts';
 import type { NotificationChannelRecord } from '../store/notifications.ts';
-import { newId } from '../store/ids.ts';
+import { newId } from '../../store/ids.ts';
 import type { Store } from '../store/store.ts';
 import type { AttemptResult } from './attempt-result.ts';
 import { emailMessage } from './email-message.ts';
@@ -98,7 +98,7 @@ export class DeliveryQueue {
 
   private async attempt(delivery: Delivery, attempt: number): Promise<void> {
     // Re-read each time: a channel deleted or disabled meanwhile gets nothing more; a fixed URL is used.
-    const current = this.store.notifications.getForDelivery(delivery.channelId);
+    const current = await this.store.notifications.getForDelivery(delivery.channelId);
     if (!current || !current.channel.enabled) {
       this.log(`notification ${delivery.content.event} delivery ${delivery.id} dropped: channel deleted or disabled`);
       return;
@@ -109,7 +109,7 @@ export class DeliveryQueue {
 
     const maxAttempts = this.retryDelaysMs.length + 1;
     const willRetry = result.outcome === 'failed' && result.retryable && attempt < maxAttempts;
-    this.store.deliveries.record({
+    await this.store.deliveries.record({
       deliveryId: delivery.id,
       organizationId: delivery.organizationId,
       channelId: delivery.channelId,

@@ -20,15 +20,15 @@ export class Notifier {
   }
 
   /** Returns the ids of the channels the event was routed to. Never throws: an event must not fail a request. */
-  emit(organizationId: string, event: ServiceEvent): string[] {
+  async emit(organizationId: string, event: ServiceEvent): Promise<string[]> {
     try {
-      const channels = this.store.notifications.subscribedTo(organizationId, event.type);
+      const channels = await this.store.notifications.subscribedTo(organizationId, event.type);
       if (channels.length === 0) return [];
       const names = channels.map((channel) => `${channel.type}:${JSON.stringify(channel.name)}`).join(', ');
       const note = this.deliveries ? '' : ' [not delivered: delivery switched off]';
       this.log(`event ${event.type} (${JSON.stringify(eventSubject(event))}) routed to ${names}${note}`);
       if (this.deliveries) {
-        const organization = this.store.organizations.get(organizationId)?.name ?? organizationId;
+        const organization = (await this.store.organizations.get(organizationId))?.name ?? organizationId;
         const content = notificationContent(event, organization);
         for (const channel of channels) this.deliveries.enqueue(organizationId, channel.id, content);
       }
@@ -44,11 +44,11 @@ export class Notifier {
    * spec announces that; a site would otherwise see it only at its next read of the pages list).
    * Never throws, like emit.
    */
-  announcePageChange(organizationId: string, event: PageChangedEvent): string[] {
+  async announcePageChange(organizationId: string, event: PageChangedEvent): Promise<string[]> {
     try {
-      const channels = this.store.notifications.pushChannels(organizationId);
+      const channels = await this.store.notifications.pushChannels(organizationId);
       if (channels.length === 0 || !this.deliveries) return [];
-      const organization = this.store.organizations.get(organizationId)?.name ?? organizationId;
+      const organization = (await this.store.organizations.get(organizationId))?.name ?? organizationId;
       const content = pageChangedContent(event, organization);
       for (const channel of channels) this.deliveries.enqueue(organizationId, channel.id, content);
       return channels.map((channel) => channel.id);

@@ -12,10 +12,10 @@ export function checkRoutes({ store, now, notifier, runCheck, failureThreshold }
       method: 'GET',
       path: '/monitors/:id/checks',
       body: false,
-      handle: (context) => {
+      handle: async (context) => {
         const page = checkListPage(context);
-        const monitor = found(store.monitors.get(context.organizationId, pathParam(context, 'id')), 'monitor');
-        return listReply(store.checks.list(monitor.id, page), store.checks.count(monitor.id), page);
+        const monitor = found(await store.monitors.get(context.organizationId, pathParam(context, 'id')), 'monitor');
+        return listReply(await store.checks.list(monitor.id, page), await store.checks.count(monitor.id), page);
       },
     },
     {
@@ -24,18 +24,18 @@ export function checkRoutes({ store, now, notifier, runCheck, failureThreshold }
       body: false,
       handle: async (context) => {
         const id = pathParam(context, 'id');
-        const monitor = found(store.monitors.get(context.organizationId, id), 'monitor');
+        const monitor = found(await store.monitors.get(context.organizationId, id), 'monitor');
         // Demo monitors with made-up hosts are never contacted, not even on demand (no demo traffic leaves the machine).
-        if (store.monitors.getState(id)?.simulated) {
+        if ((await store.monitors.getState(id))?.simulated) {
           throw new InvalidStateError('this demo monitor has a made-up target and is not checked; give it a real url or host first');
         }
         const checkedAt = now().toISOString();
         const outcome = await runCheck(context.organizationId, checkTargetOf(monitor));
         // An on-demand check counts like a scheduled one: same threshold, events and automatic incidents.
-        const recorded = recordCheckOutcome({ store, now, failureThreshold }, id, { region: monitor.regions[0] ?? 'eu', checkedAt, outcome });
+        const recorded = await recordCheckOutcome({ store, now, failureThreshold }, id, { region: monitor.regions[0] ?? 'eu', checkedAt, outcome });
         // The monitor may have been deleted while the check ran.
         if (!recorded) throw new NotFoundError('monitor');
-        for (const event of recorded.events) notifier.emit(recorded.organizationId, event);
+        for (const event of recorded.events) await notifier.emit(recorded.organizationId, event);
         return created(recorded.check);
       },
     },

@@ -12,28 +12,28 @@ export function incidentRoutes({ store, now, notifier }: ServiceDeps): Route[] {
       method: 'GET',
       path: '/incidents',
       body: false,
-      handle: (context) => {
+      handle: async (context) => {
         const page = listPage(context);
-        return listReply(store.incidents.list(context.organizationId, page), store.incidents.count(context.organizationId), page);
+        return listReply(await store.incidents.list(context.organizationId, page), await store.incidents.count(context.organizationId), page);
       },
     },
     {
       method: 'GET',
       path: '/incidents/:id',
       body: false,
-      handle: (context) => ok(found(store.incidents.get(context.organizationId, pathParam(context, 'id')), 'incident')),
+      handle: async (context) => ok(found(await store.incidents.get(context.organizationId, pathParam(context, 'id')), 'incident')),
     },
     {
       method: 'POST',
       path: '/incidents',
       body: true,
-      handle: (context) => {
+      handle: async (context) => {
         const input = parseInput(createIncidentSchema, context.body, 'body');
-        const incident = store.transaction(() => {
-          requireOwnedMonitors(store, context.organizationId, input.monitorIds, (index) => `monitorIds.${index}`);
-          return store.incidents.insert(context.organizationId, input, now());
+        const incident = await store.transaction(async (tx) => {
+          await requireOwnedMonitors(tx, context.organizationId, input.monitorIds, (index) => `monitorIds.${index}`);
+          return await tx.incidents.insert(context.organizationId, input, now());
         });
-        notifier.emit(context.organizationId, incidentEvent('onIncidentCreated', incident, now()));
+        await notifier.emit(context.organizationId, incidentEvent('onIncidentCreated', incident, now()));
         return created(incident);
       },
     },
@@ -41,16 +41,16 @@ export function incidentRoutes({ store, now, notifier }: ServiceDeps): Route[] {
       method: 'PATCH',
       path: '/incidents/:id',
       body: true,
-      handle: (context) => {
+      handle: async (context) => {
         const input = parseInput(updateIncidentSchema, context.body, 'body');
         const id = pathParam(context, 'id');
-        const { incident, wasResolved } = store.transaction(() => {
-          const before = found(store.incidents.get(context.organizationId, id), 'incident');
-          const incident = found(store.incidents.addUpdate(context.organizationId, id, input, now()), 'incident');
+        const { incident, wasResolved } = await store.transaction(async (tx) => {
+          const before = found(await tx.incidents.get(context.organizationId, id), 'incident');
+          const incident = found(await tx.incidents.addUpdate(context.organizationId, id, input, now()), 'incident');
           return { incident, wasResolved: before.status === 'resolved' };
         });
         const resolvedNow = incident.status === 'resolved' && !wasResolved;
-        notifier.emit(context.organizationId, incidentEvent(resolvedNow ? 'onIncidentResolved' : 'onIncidentUpdated', incident, now()));
+        await notifier.emit(context.organizationId, incidentEvent(resolvedNow ? 'onIncidentResolved' : 'onIncidentUpdated', incident, now()));
         return ok(incident);
       },
     },
@@ -58,8 +58,8 @@ export function incidentRoutes({ store, now, notifier }: ServiceDeps): Route[] {
       method: 'DELETE',
       path: '/incidents/:id',
       body: false,
-      handle: (context) => {
-        const deleted = store.transaction(() => store.incidents.delete(context.organizationId, pathParam(context, 'id')));
+      handle: async (context) => {
+        const deleted = await store.transaction(async (tx) => await tx.incidents.delete(context.organizationId, pathParam(context, 'id')));
         if (!deleted) throw new NotFoundError('incident');
         return noContent();
       },

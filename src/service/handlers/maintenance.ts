@@ -5,7 +5,7 @@ import { InvalidStateError, NotFoundError, ValidationError } from '../http/error
 import { created, found, listReply, noContent, ok, pathParam, type RequestContext, type Route } from '../http/route.ts';
 import { parseInput } from '../http/validation.ts';
 import type { MaintenanceChanges, MaintenanceRecord, MaintenanceTransition } from '../store/maintenance.ts';
-import type { Store } from '../store/store.ts';
+import type { Repositories } from '../store/store.ts';
 import { listPage, requireOwnedMonitors, toUtcIso } from './shared.ts';
 
 /** The state machine: each action, the one state it starts from, where it leads, what it announces. */
@@ -22,8 +22,8 @@ function requireScheduled(window: MaintenanceRecord, action: string): void {
   }
 }
 
-function ownWindow(store: Store, context: RequestContext): MaintenanceRecord {
-  return found(store.maintenance.get(context.organizationId, pathParam(context, 'id')), 'maintenance window');
+async function ownWindow(store: Repositories, context: RequestContext): Promise<MaintenanceRecord> {
+  return found(await store.maintenance.get(context.organizationId, pathParam(context, 'id')), 'maintenance window');
 }
 
 export function maintenanceRoutes({ store, now, notifier, engine }: ServiceDeps): Route[] {
@@ -31,16 +31,22 @@ export function maintenanceRoutes({ store, now, notifier, engine }: ServiceDeps)
     method: 'POST',
     path: `/maintenance/:id/${action}`,
     body: false,
-    handle: (context) => {
+    handle: async (context) => {
       const { from, to, event } = TRANSITIONS[action];
-      const window = store.transaction(() => {
-        const existing = ownWindow(store, context);
+      const window = await store.transaction(async (tx) => {
+        const existing = await ownWindow(tx, context);
         if (existing.status !== from) {
           throw new InvalidStateError(`cannot ${action} a maintenance window that is ${existing.status}; it must be ${from}`);
         }
-        return found(store.maintenance.transition(context.organizationId, existing.id, to, now()), 'maintenance window');
+        // Guarded by `from`: a process that moved it since the read above leaves nothing to move.
+        const moved = await tx.maintenance.transition(context.organizationId, existing.id, to, now(), from);
+        if (!moved) {
+          const current = await ownWindow(tx, context);
+          throw new InvalidStateError(`cannot ${action} a maintenance window that is ${current.status}; it must be ${from}`);
+        }
+        return moved;
       });
-      if (event) notifier.emit(context.organizationId, maintenanceEvent(event, window, now()));
+      if (event) await notifier.emit(context.organizationId, maintenanceEvent(event, window, now()));
       engine.maintenanceChanged();
       return ok(window);
     },
@@ -51,26 +57,26 @@ export function maintenanceRoutes({ store, now, notifier, engine }: ServiceDeps)
       method: 'GET',
       path: '/maintenance',
       body: false,
-      handle: (context) => {
+      handle: async (context) => {
         const page = listPage(context);
-        return listReply(store.maintenance.list(context.organizationId, page), store.maintenance.count(context.organizationId), page);
+        return listReply(await store.maintenance.list(context.organizationId, page), await store.maintenance.count(context.organizationId), page);
       },
     },
     {
       method: 'GET',
       path: '/maintenance/:id',
       body: false,
-      handle: (context) => ok(ownWindow(store, context)),
+      handle: async (context) => ok(await ownWindow(store, context)),
     },
     {
       method: 'POST',
       path: '/maintenance',
       body: true,
-      handle: (context) => {
+      handle: async (context) => {
         const input = parseInput(createMaintenanceSchema, context.body, 'body');
-        const window = store.transaction(() => {
-          requireOwnedMonitors(store, context.organizationId, input.monitorIds, (index) => `monitorIds.${index}`);
-          return store.maintenance.insert(
+        const window = await store.transaction(async (tx) => {
+          await requireOwnedMonitors(tx, context.organizationId, input.monitorIds, (index) => `monitorIds.${index}`);
+          return await tx.maintenance.insert(
             context.organizationId,
             {
               title: input.title,
@@ -82,7 +88,7 @@ export function maintenanceRoutes({ store, now, notifier, engine }: ServiceDeps)
             now(),
           );
         });
-        notifier.emit(context.organizationId, maintenanceEvent('onMaintenanceScheduled', window, now()));
+        await notifier.emit(context.organizationId, maintenanceEvent('onMaintenanceScheduled', window, now()));
         // A window whose start has already come is started right away by the engine.
         engine.maintenanceChanged();
         return created(window);
@@ -92,10 +98,10 @@ export function maintenanceRoutes({ store, now, notifier, engine }: ServiceDeps)
       method: 'PATCH',
       path: '/maintenance/:id',
       body: true,
-      handle: (context) => {
+      handle: async (context) => {
         const input = parseInput(updateMaintenanceSchema, context.body, 'body');
-        const window = store.transaction(() => {
-          const existing = ownWindow(store, context);
+        const window = await store.transaction(async (tx) => {
+          const existing = await ownWindow(tx, context);
           requireScheduled(existing, 'updated');
           const changes: MaintenanceChanges = {
             ...(input.title !== undefined && { title: input.title }),
@@ -106,8 +112,8 @@ export function maintenanceRoutes({ store, now, notifier, engine }: ServiceDeps)
           };
           const problem = windowSpanProblem(changes.scheduledStart ?? existing.scheduledStart, changes.scheduledEnd ?? existing.scheduledEnd);
           if (problem !== null) throw new ValidationError([{ path: 'scheduledEnd', message: problem }]);
-          if (changes.monitorIds) requireOwnedMonitors(store, context.organizationId, changes.monitorIds, (index) => `monitorIds.${index}`);
-          return found(store.maintenance.update(context.organizationId, existing.id, changes, now()), 'maintenance window');
+          if (changes.monitorIds) await requireOwnedMonitors(tx, context.organizationId, changes.monitorIds, (index) => `monitorIds.${index}`);
+          return found(await tx.maintenance.update(context.organizationId, existing.id, changes, now()), 'maintenance window');
         });
         engine.maintenanceChanged();
         return ok(window);
@@ -117,11 +123,11 @@ export function maintenanceRoutes({ store, now, notifier, engine }: ServiceDeps)
       method: 'DELETE',
       path: '/maintenance/:id',
       body: false,
-      handle: (context) => {
-        store.transaction(() => {
-          const existing = ownWindow(store, context);
+      handle: async (context) => {
+        await store.transaction(async (tx) => {
+          const existing = await ownWindow(tx, context);
           requireScheduled(existing, 'deleted');
-          if (!store.maintenance.delete(context.organizationId, existing.id)) throw new NotFoundError('maintenance window');
+          if (!await tx.maintenance.delete(context.organizationId, existing.id)) throw new NotFoundError('maintenance window');
         });
         return noContent();
       },

@@ -33,29 +33,29 @@ export function monitorRoutes({ store, now, engine, egress }: ServiceDeps): Rout
       method: 'GET',
       path: '/monitors',
       body: false,
-      handle: (context) => {
+      handle: async (context) => {
         const page = listPage(context);
-        return listReply(store.monitors.list(context.organizationId, page), store.monitors.count(context.organizationId), page);
+        return listReply(await store.monitors.list(context.organizationId, page), await store.monitors.count(context.organizationId), page);
       },
     },
     {
       method: 'GET',
       path: '/monitors/:id',
       body: false,
-      handle: (context) => ok(found(store.monitors.get(context.organizationId, pathParam(context, 'id')), 'monitor')),
+      handle: async (context) => ok(found(await store.monitors.get(context.organizationId, pathParam(context, 'id')), 'monitor')),
     },
     {
       method: 'POST',
       path: '/monitors',
       body: true,
-      handle: (context) => {
+      handle: async (context) => {
         const input = parseInput(createMonitorSchema, context.body, 'body');
         rejectRefusedTargets(egress.for(context.organizationId), { url: input.url, host: input.host, port: input.type === 'tcp' ? input.port : null });
-        const monitor = store.transaction(() => {
-          if (store.monitors.count(context.organizationId) >= MAX_MONITORS_PER_ORGANIZATION) {
+        const monitor = await store.transaction(async (tx) => {
+          if (await tx.monitors.count(context.organizationId) >= MAX_MONITORS_PER_ORGANIZATION) {
             throw new LimitReachedError(`an organization can have at most ${MAX_MONITORS_PER_ORGANIZATION} monitors`);
           }
-          return store.monitors.insert(context.organizationId, input, now());
+          return await tx.monitors.insert(context.organizationId, input, now());
         });
         engine.monitorChanged(monitor.id);
         return created(createdSubset(monitor));
@@ -65,12 +65,12 @@ export function monitorRoutes({ store, now, engine, egress }: ServiceDeps): Rout
       method: 'PATCH',
       path: '/monitors/:id',
       body: true,
-      handle: (context) => {
+      handle: async (context) => {
         rejectImmutableField(context.body, 'type', 'type cannot be changed; create a new monitor instead');
         const changes: MonitorChanges = parseInput(updateMonitorSchema, context.body, 'body');
         const id = pathParam(context, 'id');
-        const monitor = store.transaction(() => {
-          const existing = found(store.monitors.get(context.organizationId, id), 'monitor');
+        const monitor = await store.transaction(async (tx) => {
+          const existing = found(await tx.monitors.get(context.organizationId, id), 'monitor');
           const target = parseInput(
             targetSchema,
             {
@@ -88,7 +88,7 @@ export function monitorRoutes({ store, now, engine, egress }: ServiceDeps): Rout
           // A resumed monitor has not been checked since it was paused.
           const resumed = changes.active === true && !existing.active;
           return found(
-            store.monitors.update(context.organizationId, id, resumed ? { ...changes, health: 'pending' } : changes, now()),
+            await tx.monitors.update(context.organizationId, id, resumed ? { ...changes, health: 'pending' } : changes, now()),
             'monitor',
           );
         });
@@ -101,9 +101,9 @@ export function monitorRoutes({ store, now, engine, egress }: ServiceDeps): Rout
       method: 'DELETE',
       path: '/monitors/:id',
       body: false,
-      handle: (context) => {
+      handle: async (context) => {
         const id = pathParam(context, 'id');
-        const deleted = store.transaction(() => store.monitors.delete(context.organizationId, id));
+        const deleted = await store.transaction(async (tx) => await tx.monitors.delete(context.organizationId, id));
         if (!deleted) throw new NotFoundError('monitor');
         engine.monitorChanged(id);
         return noContent();

@@ -18,9 +18,9 @@ export function notificationRoutes({ store, now, egress }: ServiceDeps): Route[]
       method: 'GET',
       path: '/notifications',
       body: false,
-      handle: (context) => {
+      handle: async (context) => {
         const page = listPage(context);
-        return listReply(store.notifications.list(context.organizationId, page), store.notifications.count(context.organizationId), page);
+        return listReply(await store.notifications.list(context.organizationId, page), await store.notifications.count(context.organizationId), page);
       },
     },
     {
@@ -28,29 +28,29 @@ export function notificationRoutes({ store, now, egress }: ServiceDeps): Route[]
       method: 'GET',
       path: '/notifications/:id',
       body: false,
-      handle: (context) => ok(found(store.notifications.get(context.organizationId, pathParam(context, 'id')), 'notification channel')),
+      handle: async (context) => ok(found(await store.notifications.get(context.organizationId, pathParam(context, 'id')), 'notification channel')),
     },
     {
       method: 'POST',
       path: '/notifications',
       body: true,
-      handle: (context) => {
+      handle: async (context) => {
         const input = parseInput(createChannelSchema, context.body, 'body');
         rejectRefusedTargets(egress.for(context.organizationId), { webhookUrl: input.webhookUrl });
-        return created(store.transaction(() => store.notifications.insert(context.organizationId, input, now())));
+        return created(await store.transaction(async (tx) => await tx.notifications.insert(context.organizationId, input, now())));
       },
     },
     {
       method: 'PATCH',
       path: '/notifications/:id',
       body: true,
-      handle: (context) => {
+      handle: async (context) => {
         rejectImmutableField(context.body, 'type', 'type cannot be changed; create a new channel instead');
         const changes = parseInput(updateChannelSchema, context.body, 'body');
         rejectRefusedTargets(egress.for(context.organizationId), { webhookUrl: changes.webhookUrl });
         const id = pathParam(context, 'id');
-        const channel = store.transaction(() => {
-          const existing = found(store.notifications.get(context.organizationId, id), 'notification channel');
+        const channel = await store.transaction(async (tx) => {
+          const existing = found(await tx.notifications.get(context.organizationId, id), 'notification channel');
           parseInput(
             targetSchema,
             {
@@ -60,7 +60,7 @@ export function notificationRoutes({ store, now, egress }: ServiceDeps): Route[]
             },
             'body',
           );
-          return found(store.notifications.update(context.organizationId, id, changes, now()), 'notification channel');
+          return found(await tx.notifications.update(context.organizationId, id, changes, now()), 'notification channel');
         });
         return ok(channel);
       },
@@ -69,8 +69,8 @@ export function notificationRoutes({ store, now, egress }: ServiceDeps): Route[]
       method: 'DELETE',
       path: '/notifications/:id',
       body: false,
-      handle: (context) => {
-        const deleted = store.transaction(() => store.notifications.delete(context.organizationId, pathParam(context, 'id')));
+      handle: async (context) => {
+        const deleted = await store.transaction(async (tx) => await tx.notifications.delete(context.organizationId, pathParam(context, 'id')));
         if (!deleted) throw new NotFoundError('notification channel');
         return noContent();
       },

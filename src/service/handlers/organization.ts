@@ -7,7 +7,7 @@ export function organizationRoutes({ store }: ServiceDeps): Route[] {
       method: 'GET',
       path: '/organization',
       body: false,
-      handle: (context) => ok(found(store.organizations.get(context.organizationId), 'organization')),
+      handle: async (context) => ok(found(await store.organizations.get(context.organizationId), 'organization')),
     },
   ];
 }

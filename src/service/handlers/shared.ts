@@ -2,7 +2,7 @@ import { checkListQuerySchema, listQuerySchema } from '../../contract/common.ts'
 import { ValidationError, type ErrorDetail } from '../http/errors.ts';
 import type { RequestContext } from '../http/route.ts';
 import { parseInput } from '../http/validation.ts';
-import type { Store } from '../store/store.ts';
+import type { Repositories } from '../store/store.ts';
 
 export interface Page {
   limit: number;
@@ -23,13 +23,13 @@ export function checkListPage(context: RequestContext): Page {
  * Checks every id names a monitor of the organization (another organization's monitor counts
  * as unknown) and returns their names; 400 validation_error naming each unknown id otherwise.
  */
-export function requireOwnedMonitors(
-  store: Store,
+export async function requireOwnedMonitors(
+  store: Repositories,
   organizationId: string,
   ids: readonly string[],
   pathOf: (index: number) => string,
-): Map<string, string> {
-  const names = store.monitors.names(organizationId, ids);
+): Promise<Map<string, string>> {
+  const names = await store.monitors.names(organizationId, ids);
   const details: ErrorDetail[] = [];
   ids.forEach((id, index) => {
     if (!names.has(id)) details.push({ path: pathOf(index), message: `monitor ${id} does not exist in this organization` });

@@ -10,15 +10,15 @@ import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from 
 import { created, found, listReply, noContent, ok, pathParam, type Route } from '../http/route.ts';
 import { parseInput } from '../http/validation.ts';
 import type { PageLink } from '../store/status-pages.ts';
-import type { Store } from '../store/store.ts';
+import type { Repositories } from '../store/store.ts';
 import { listPage } from './shared.ts';
 
 /**
  * The requested links as stored: monitors must be the organization's and appear once;
  * displayName defaults to the monitor's name (resolved when read), sortOrder to the position.
  */
-function resolveLinks(store: Store, organizationId: string, links: readonly PageMonitorLinkInput[]): PageLink[] {
-  const names = store.monitors.names(organizationId, links.map((link) => link.monitorId));
+async function resolveLinks(store: Repositories, organizationId: string, links: readonly PageMonitorLinkInput[]): Promise<PageLink[]> {
+  const names = await store.monitors.names(organizationId, links.map((link) => link.monitorId));
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
   links.forEach((link, index) => {
@@ -32,15 +32,15 @@ function resolveLinks(store: Store, organizationId: string, links: readonly Page
 }
 
 /** Slugs and custom domains are unique across the whole service: they address public pages. */
-function assertUnique(store: Store, fields: { slug?: string | undefined; customDomain?: string | null | undefined }, ownId: string | null): void {
+async function assertUnique(store: Repositories, fields: { slug?: string | undefined; customDomain?: string | null | undefined }, ownId: string | null): Promise<void> {
   if (fields.slug !== undefined) {
-    const holder = store.statusPages.pageWithSlug(fields.slug);
+    const holder = await store.statusPages.pageWithSlug(fields.slug);
     if (holder !== null && holder !== ownId) {
       throw new ConflictError(`slug "${fields.slug}" is already in use`, [{ path: 'slug', message: 'already in use' }]);
     }
   }
   if (fields.customDomain !== undefined && fields.customDomain !== null) {
-    const holder = store.statusPages.pageWithDomain(fields.customDomain);
+    const holder = await store.statusPages.pageWithDomain(fields.customDomain);
     if (holder !== null && holder !== ownId) {
       throw new ConflictError(`custom domain "${fields.customDomain}" is already in use`, [{ path: 'customDomain', message: 'already in use' }]);
     }
@@ -49,37 +49,37 @@ function assertUnique(store: Store, fields: { slug?: string | undefined; customD
 
 export function statusPageRoutes({ store, now, notifier }: ServiceDeps): Route[] {
   /** Once committed: Porchlight's push channels hear of it (see contract/porchlight-push.ts). */
-  const announce = (organizationId: string, change: PageChangedEvent['change'], page: { id: string; name: string; slug: string }): void => {
-    notifier.announcePageChange(organizationId, { type: PAGE_CHANGED_EVENT, at: now().toISOString(), change, page: { id: page.id, name: page.name, slug: page.slug } });
+  const announce = async (organizationId: string, change: PageChangedEvent['change'], page: { id: string; name: string; slug: string }): Promise<void> => {
+    await notifier.announcePageChange(organizationId, { type: PAGE_CHANGED_EVENT, at: now().toISOString(), change, page: { id: page.id, name: page.name, slug: page.slug } });
   };
   return [
     {
       method: 'GET',
       path: '/status-pages',
       body: false,
-      handle: (context) => {
+      handle: async (context) => {
         const page = listPage(context);
-        return listReply(store.statusPages.list(context.organizationId, page), store.statusPages.count(context.organizationId), page);
+        return listReply(await store.statusPages.list(context.organizationId, page), await store.statusPages.count(context.organizationId), page);
       },
     },
     {
       method: 'GET',
       path: '/status-pages/:id',
       body: false,
-      handle: (context) => ok(found(store.statusPages.get(context.organizationId, pathParam(context, 'id')), 'status page')),
+      handle: async (context) => ok(found(await store.statusPages.get(context.organizationId, pathParam(context, 'id')), 'status page')),
     },
     {
       method: 'POST',
       path: '/status-pages',
       body: true,
-      handle: (context) => {
+      handle: async (context) => {
         const { monitors, ...fields } = parseInput(createStatusPageSchema, context.body, 'body');
-        const page = store.transaction(() => {
-          const links = resolveLinks(store, context.organizationId, monitors);
-          assertUnique(store, fields, null);
-          return store.statusPages.insert(context.organizationId, fields, links, now());
+        const page = await store.transaction(async (tx) => {
+          const links = await resolveLinks(tx, context.organizationId, monitors);
+          await assertUnique(tx, fields, null);
+          return await tx.statusPages.insert(context.organizationId, fields, links, now());
         });
-        announce(context.organizationId, 'created', page);
+        await announce(context.organizationId, 'created', page);
         return created(page);
       },
     },
@@ -87,16 +87,16 @@ export function statusPageRoutes({ store, now, notifier }: ServiceDeps): Route[]
       method: 'PATCH',
       path: '/status-pages/:id',
       body: true,
-      handle: (context) => {
+      handle: async (context) => {
         const { monitors, ...changes } = parseInput(updateStatusPageSchema, context.body, 'body');
         const id = pathParam(context, 'id');
-        const page = store.transaction(() => {
-          found(store.statusPages.get(context.organizationId, id), 'status page');
-          if (monitors !== undefined) store.statusPages.replaceLinks(id, resolveLinks(store, context.organizationId, monitors));
-          assertUnique(store, changes, id);
-          return found(store.statusPages.update(context.organizationId, id, changes, now()), 'status page');
+        const page = await store.transaction(async (tx) => {
+          found(await tx.statusPages.get(context.organizationId, id), 'status page');
+          if (monitors !== undefined) await tx.statusPages.replaceLinks(id, await resolveLinks(tx, context.organizationId, monitors));
+          await assertUnique(tx, changes, id);
+          return found(await tx.statusPages.update(context.organizationId, id, changes, now()), 'status page');
         });
-        announce(context.organizationId, 'updated', page);
+        await announce(context.organizationId, 'updated', page);
         return ok(page);
       },
     },
@@ -104,14 +104,14 @@ export function statusPageRoutes({ store, now, notifier }: ServiceDeps): Route[]
       method: 'DELETE',
       path: '/status-pages/:id',
       body: false,
-      handle: (context) => {
+      handle: async (context) => {
         const id = pathParam(context, 'id');
-        const deleted = store.transaction(() => {
-          const page = store.statusPages.get(context.organizationId, id);
-          return page && store.statusPages.delete(context.organizationId, id) ? page : null;
+        const deleted = await store.transaction(async (tx) => {
+          const page = await tx.statusPages.get(context.organizationId, id);
+          return page && await tx.statusPages.delete(context.organizationId, id) ? page : null;
         });
         if (!deleted) throw new NotFoundError('status page');
-        announce(context.organizationId, 'deleted', deleted);
+        await announce(context.organizationId, 'deleted', deleted);
         return noContent();
       },
     },

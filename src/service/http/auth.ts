@@ -10,11 +10,11 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 /** Resolves the caller's organization from its API key, or throws 401. */
-export function authenticate(req: IncomingMessage, store: Store): Principal {
+export async function authenticate(req: IncomingMessage, store: Store): Promise<Principal> {
   const header = req.headers.authorization;
   if (header === undefined || header.trim() === '') throw new UnauthorizedError('missing');
   const token = bearerToken(header);
-  const principal = token ? store.organizations.findByApiKey(token) : null;
+  const principal = token ? await store.organizations.findByApiKey(token) : null;
   if (!principal) throw new UnauthorizedError('invalid');
   return principal;
 }

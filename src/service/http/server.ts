@@ -3,7 +3,7 @@ import type { ServiceDeps } from '../deps.ts';
 import { authenticate } from './auth.ts';
 import { ClientAbortError, readJsonBody } from './body.ts';
 import { ApiError, InternalError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, RateLimitedError } from './errors.ts';
-import { RateLimiter, rateLimitHeaders } from './rate-limit.ts';
+import { rateLimitHeaders, type ApiRateLimiter } from './rate-limit.ts';
 import { sendEmpty, sendError, sendJson } from './respond.ts';
 import { openApiBytes } from './openapi-route.ts';
 import type { Route } from './route.ts';
@@ -19,7 +19,7 @@ const OPENAPI_PATHS = new Set([`${API_PREFIX}/openapi.json`]);
 export interface ApiHandlerOptions {
   deps: ServiceDeps;
   routes: readonly Route[];
-  rateLimiter: RateLimiter;
+  rateLimiter: ApiRateLimiter;
   maxBodyBytes: number;
 }
 
@@ -63,8 +63,8 @@ export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMess
     }
     let headers: Record<string, string> = {};
     try {
-      const principal = authenticate(req, deps.store);
-      const decision = rateLimiter.consume(principal.apiKeyId, principal.organization.plan);
+      const principal = await authenticate(req, deps.store);
+      const decision = await rateLimiter.consume(principal.apiKeyId, principal.organization.plan);
       headers = rateLimitHeaders(decision, rateLimiter.windowSeconds);
       if (!decision.allowed) throw new RateLimitedError(Math.max(1, decision.resetSeconds));
 

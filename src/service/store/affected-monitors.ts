@@ -1,4 +1,4 @@
-import type { Database } from './database.ts';
+import type { Sql } from '../../store/database.ts';
 import { placeholders, text } from './rows.ts';
 
 export interface AffectedMonitorRecord {
@@ -14,16 +14,12 @@ const LINK_TABLES = {
 export type AffectedKind = keyof typeof LINK_TABLES;
 
 /** Affected monitors of each owner id, in monitor creation order. */
-export function affectedMonitorsOf(db: Database, kind: AffectedKind, ownerIds: readonly string[]): Map<string, AffectedMonitorRecord[]> {
+export async function affectedMonitorsOf(db: Sql, kind: AffectedKind, ownerIds: readonly string[]): Promise<Map<string, AffectedMonitorRecord[]>> {
   const byOwner = new Map<string, AffectedMonitorRecord[]>();
   if (ownerIds.length === 0) return byOwner;
   const { table, owner } = LINK_TABLES[kind];
-  const rows = db
-    .connection.prepare(
-      `SELECT l.${owner} AS owner_id, m.id, m.name FROM ${table} l JOIN monitors m ON m.id = l.monitor_id
-       WHERE l.${owner} IN (${placeholders(ownerIds.length)}) ORDER BY m.created_at, m.rowid`,
-    )
-    .all(...ownerIds);
+  const rows = (await db.all(`SELECT l.${owner} AS owner_id, m.id, m.name FROM ${table} l JOIN monitors m ON m.id = l.monitor_id
+       WHERE l.${owner} IN (${placeholders(ownerIds.length)}) ORDER BY m.created_at, m.rowid`, ...ownerIds));
   for (const row of rows) {
     const item = { monitor: { id: text(row, 'id'), name: text(row, 'name') } };
     const ownerId = text(row, 'owner_id');
@@ -35,9 +31,8 @@ export function affectedMonitorsOf(db: Database, kind: AffectedKind, ownerIds: r
 }
 
 /** Replaces the set of monitors linked to one owner. */
-export function replaceAffectedMonitors(db: Database, kind: AffectedKind, ownerId: string, monitorIds: readonly string[]): void {
+export async function replaceAffectedMonitors(db: Sql, kind: AffectedKind, ownerId: string, monitorIds: readonly string[]): Promise<void> {
   const { table, owner } = LINK_TABLES[kind];
-  db.statement(`DELETE FROM ${table} WHERE ${owner} = ?`).run(ownerId);
-  const insert = db.statement(`INSERT INTO ${table} (${owner}, monitor_id) VALUES (?, ?)`);
-  for (const monitorId of new Set(monitorIds)) insert.run(ownerId, monitorId);
+  await db.run(`DELETE FROM ${table} WHERE ${owner} = ?`, ownerId);
+  for (const monitorId of new Set(monitorIds)) await db.run(`INSERT INTO ${table} (${owner}, monitor_id) VALUES (?, ?)`, ownerId, monitorId);
 }

@@ -1,5 +1,5 @@
-import type { Database } from './database.ts';
-import { newId } from './ids.ts';
+import type { Sql } from '../../store/database.ts';
+import { newId } from '../../store/ids.ts';
 import { flag, int, intOrNull, oneOf, text, textOrNull, type Row, fromTable } from './rows.ts';
 
 export const DELIVERY_OUTCOMES = ['delivered', 'failed', 'skipped'] as const;
@@ -44,22 +44,17 @@ function toAttempt(row: Row): DeliveryAttemptRecord {
 
 /** The delivery log of notification channels. */
 export class DeliveryRepository {
-  private readonly db: Database;
+  private readonly db: Sql;
 
-  constructor(db: Database) {
+  constructor(db: Sql) {
     this.db = db;
   }
 
-  record(attempt: NewDeliveryAttempt): DeliveryAttemptRecord {
+  async record(attempt: NewDeliveryAttempt): Promise<DeliveryAttemptRecord> {
     const id = newId('att');
-    this.db
-      .statement(
-        `INSERT INTO notification_deliveries (id, delivery_id, organization_id, channel_id, event, attempt, outcome, will_retry,
+    await this.db.run(`INSERT INTO notification_deliveries (id, delivery_id, organization_id, channel_id, event, attempt, outcome, will_retry,
            status_code, error, attempted_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id,
         attempt.deliveryId,
         attempt.organizationId,
         attempt.channelId,
@@ -69,16 +64,13 @@ export class DeliveryRepository {
         attempt.willRetry ? 1 : 0,
         attempt.statusCode,
         attempt.error,
-        attempt.attemptedAt,
-      );
+        attempt.attemptedAt,);
     return { id, ...attempt };
   }
 
   /** Attempts for one channel, oldest first. */
-  forChannel(channelId: string): DeliveryAttemptRecord[] {
-    return this.db
-      .statement('SELECT * FROM notification_deliveries WHERE channel_id = ? ORDER BY attempted_at, rowid')
-      .all(channelId)
+  async forChannel(channelId: string): Promise<DeliveryAttemptRecord[]> {
+    return (await this.db.all('SELECT * FROM notification_deliveries WHERE channel_id = ? ORDER BY attempted_at, rowid', channelId))
       .map(toAttempt);
   }
 }

@@ -1,4 +1,4 @@
-import type { Database } from './database.ts';
+import type { Sql } from '../../store/database.ts';
 import { int } from './rows.ts';
 
 export interface DownCount {
@@ -16,29 +16,23 @@ const IS_DOWN = `(m.active = 1 AND m.health = 'down' AND NOT EXISTS (
 
 /** How many monitors are down, per status page or per organization: the input of automatic incident severity. */
 export class HealthCountRepository {
-  private readonly db: Database;
+  private readonly db: Sql;
 
-  constructor(db: Database) {
+  constructor(db: Sql) {
     this.db = db;
   }
 
   /** One count per status page that links the monitor. */
-  pagesOf(monitorId: string): DownCount[] {
-    return this.db
-      .statement(
-        `SELECT COUNT(*) AS total, SUM(CASE WHEN ${IS_DOWN} THEN 1 ELSE 0 END) AS down
+  async pagesOf(monitorId: string): Promise<DownCount[]> {
+    return (await this.db.all(`SELECT COUNT(*) AS total, SUM(CASE WHEN ${IS_DOWN} THEN 1 ELSE 0 END) AS down
          FROM status_page_monitors l JOIN monitors m ON m.id = l.monitor_id
          WHERE l.page_id IN (SELECT page_id FROM status_page_monitors WHERE monitor_id = ?)
-         GROUP BY l.page_id`,
-      )
-      .all(monitorId)
+         GROUP BY l.page_id`, monitorId))
       .map((row) => ({ down: int(row, 'down'), total: int(row, 'total') }));
   }
 
-  organization(organizationId: string): DownCount {
-    const row = this.db
-      .statement(`SELECT COUNT(*) AS total, COALESCE(SUM(CASE WHEN ${IS_DOWN} THEN 1 ELSE 0 END), 0) AS down FROM monitors m WHERE m.organization_id = ?`)
-      .get(organizationId);
+  async organization(organizationId: string): Promise<DownCount> {
+    const row = await this.db.get(`SELECT COUNT(*) AS total, COALESCE(SUM(CASE WHEN ${IS_DOWN} THEN 1 ELSE 0 END), 0) AS down FROM monitors m WHERE m.organization_id = ?`, organizationId);
     return row ? { down: int(row, 'down'), total: int(row, 'total') } : { down: 0, total: 0 };
   }
 }

@@ -5,8 +5,8 @@ import {
   type IncidentStatus,
 } from '../../contract/incident.ts';
 import { affectedMonitorsOf, replaceAffectedMonitors, type AffectedMonitorRecord } from './affected-monitors.ts';
-import type { Database } from './database.ts';
-import { newId } from './ids.ts';
+import type { Sql } from '../../store/database.ts';
+import { newId } from '../../store/ids.ts';
 import { int, oneOf, placeholders, text, textOrNull, type Row, fromTable } from './rows.ts';
 
 export interface IncidentUpdateRecord {
@@ -50,43 +50,37 @@ function toUpdate(row: Row): IncidentUpdateRecord {
 }
 
 export class IncidentRepository {
-  private readonly db: Database;
+  private readonly db: Sql;
 
-  constructor(db: Database) {
+  constructor(db: Sql) {
     this.db = db;
   }
 
-  count(organizationId: string): number {
-    const row = this.db.statement('SELECT COUNT(*) AS n FROM incidents WHERE organization_id = ?').get(organizationId);
+  async count(organizationId: string): Promise<number> {
+    const row = await this.db.get('SELECT COUNT(*) AS n FROM incidents WHERE organization_id = ?', organizationId);
     return row ? int(row, 'n') : 0;
   }
 
   /** Newest first (by startedAt). */
-  list(organizationId: string, page: { limit: number; offset: number }): IncidentRecord[] {
-    const rows = this.db
-      .statement('SELECT * FROM incidents WHERE organization_id = ? ORDER BY started_at DESC, rowid DESC LIMIT ? OFFSET ?')
-      .all(organizationId, page.limit, page.offset);
-    return this.assemble(rows);
+  async list(organizationId: string, page: { limit: number; offset: number }): Promise<IncidentRecord[]> {
+    const rows = await this.db.all('SELECT * FROM incidents WHERE organization_id = ? ORDER BY started_at DESC, rowid DESC LIMIT ? OFFSET ?', organizationId, page.limit, page.offset);
+    return await this.assemble(rows);
   }
 
-  get(organizationId: string, id: string): IncidentRecord | null {
-    const row = this.db.statement('SELECT * FROM incidents WHERE organization_id = ? AND id = ?').get(organizationId, id);
-    return row ? (this.assemble([row])[0] ?? null) : null;
+  async get(organizationId: string, id: string): Promise<IncidentRecord | null> {
+    const row = await this.db.get('SELECT * FROM incidents WHERE organization_id = ? AND id = ?', organizationId, id);
+    return row ? ((await this.assemble([row]))[0] ?? null) : null;
   }
 
   /** Creates the incident and its first timeline update (from `message`), both at `at`. */
-  insert(organizationId: string, input: NewIncident, at: Date): IncidentRecord {
+  async insert(organizationId: string, input: NewIncident, at: Date): Promise<IncidentRecord> {
     const id = newId('inc');
     const timestamp = at.toISOString();
-    this.db
-      .statement(
-        `INSERT INTO incidents (id, organization_id, title, status, severity, started_at, resolved_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(id, organizationId, input.title, input.status, input.severity, timestamp, input.status === 'resolved' ? timestamp : null, timestamp, timestamp);
-    this.insertUpdate(id, input.status, input.message, timestamp);
-    replaceAffectedMonitors(this.db, 'incident', id, input.monitorIds);
-    const created = this.get(organizationId, id);
+    await this.db.run(`INSERT INTO incidents (id, organization_id, title, status, severity, started_at, resolved_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, organizationId, input.title, input.status, input.severity, timestamp, input.status === 'resolved' ? timestamp : null, timestamp, timestamp);
+    await this.insertUpdate(id, input.status, input.message, timestamp);
+    await replaceAffectedMonitors(this.db, 'incident', id, input.monitorIds);
+    const created = await this.get(organizationId, id);
     if (!created) throw new Error('incident vanished inside its own transaction');
     return created;
   }
@@ -95,40 +89,34 @@ export class IncidentRepository {
    * Posts a timeline update and moves the incident to its status. Resolving sets resolvedAt
    * (kept if already resolved); any other status clears it, which reopens the incident.
    */
-  addUpdate(organizationId: string, id: string, input: { status: IncidentStatus; message: string }, at: Date): IncidentRecord | null {
+  async addUpdate(organizationId: string, id: string, input: { status: IncidentStatus; message: string }, at: Date): Promise<IncidentRecord | null> {
     const timestamp = at.toISOString();
-    const result = this.db
-      .statement(
-        `UPDATE incidents SET status = ?, updated_at = ?,
+    const result = (await this.db.run(`UPDATE incidents SET status = ?, updated_at = ?,
            resolved_at = CASE WHEN ? = 'resolved' THEN COALESCE(resolved_at, ?) ELSE NULL END
-         WHERE organization_id = ? AND id = ?`,
-      )
-      .run(input.status, timestamp, input.status, timestamp, organizationId, id);
+         WHERE organization_id = ? AND id = ?`, input.status, timestamp, input.status, timestamp, organizationId, id));
     if (result.changes === 0) return null;
-    this.insertUpdate(id, input.status, input.message, timestamp);
-    return this.get(organizationId, id);
+    await this.insertUpdate(id, input.status, input.message, timestamp);
+    return await this.get(organizationId, id);
   }
 
   /** Deletes the incident; its updates and monitor links cascade. */
-  delete(organizationId: string, id: string): boolean {
-    return this.db.statement('DELETE FROM incidents WHERE organization_id = ? AND id = ?').run(organizationId, id).changes > 0;
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM incidents WHERE organization_id = ? AND id = ?', organizationId, id)).changes > 0;
   }
 
-  countUpdates(id: string): number {
-    const row = this.db.statement('SELECT COUNT(*) AS n FROM incident_updates WHERE incident_id = ?').get(id);
+  async countUpdates(id: string): Promise<number> {
+    const row = await this.db.get('SELECT COUNT(*) AS n FROM incident_updates WHERE incident_id = ?', id);
     return row ? int(row, 'n') : 0;
   }
 
-  private insertUpdate(incidentId: string, status: IncidentStatus, message: string, timestamp: string): void {
-    this.db
-      .statement('INSERT INTO incident_updates (id, incident_id, status, message, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(newId('upd'), incidentId, status, message, timestamp);
+  private async insertUpdate(incidentId: string, status: IncidentStatus, message: string, timestamp: string): Promise<void> {
+    await this.db.run('INSERT INTO incident_updates (id, incident_id, status, message, created_at) VALUES (?, ?, ?, ?, ?)', newId('upd'), incidentId, status, message, timestamp);
   }
 
-  private assemble(rows: readonly Row[]): IncidentRecord[] {
+  private async assemble(rows: readonly Row[]): Promise<IncidentRecord[]> {
     const ids = rows.map((row) => text(row, 'id'));
-    const updates = this.updatesOf(ids);
-    const monitors = affectedMonitorsOf(this.db, 'incident', ids);
+    const updates = await this.updatesOf(ids);
+    const monitors = await affectedMonitorsOf(this.db, 'incident', ids);
     return rows.map((row) => {
       const id = text(row, 'id');
       return {
@@ -146,15 +134,11 @@ export class IncidentRepository {
     });
   }
 
-  private updatesOf(incidentIds: readonly string[]): Map<string, IncidentUpdateRecord[]> {
+  private async updatesOf(incidentIds: readonly string[]): Promise<Map<string, IncidentUpdateRecord[]>> {
     const byIncident = new Map<string, IncidentUpdateRecord[]>();
     if (incidentIds.length === 0) return byIncident;
-    const rows = this.db
-      .connection.prepare(
-        `SELECT * FROM incident_updates WHERE incident_id IN (${placeholders(incidentIds.length)})
-         ORDER BY created_at DESC, rowid DESC`,
-      )
-      .all(...incidentIds);
+    const rows = (await this.db.all(`SELECT * FROM incident_updates WHERE incident_id IN (${placeholders(incidentIds.length)})
+         ORDER BY created_at DESC, rowid DESC`, ...incidentIds));
     for (const row of rows) {
       const incidentId = text(row, 'incident_id');
       const list = byIncident.get(incidentId);

@@ -1,25 +1,16 @@
-import type { Database } from './database.ts';
-import { StoreVersionError } from './errors.ts';
-import { int, intOrNull } from './rows.ts';
-
-interface Migration {
-  version: number;
-  description: string;
-  sql: string;
-}
+import { NO_CHANGE, type MigrationList } from '../../store/migrations.ts';
 
 /**
- * Ordered schema changes; append new entries, never edit applied ones. Run the way the storage
- * floor's runner runs Porchlight's own stores (src/store/migrations.ts; the service keeps its own
- * copy because it shares nothing with the site but src/contract): each applied version recorded
- * in `schema_migrations`, SQLite's `PRAGMA user_version` kept in step (files from before the table
- * are adopted from it), and a database newer than the code refused before anything is written.
+ * The embedded API's schema history, run by the storage floor's one migration runner
+ * (src/store/migrations.ts): applied versions recorded in `schema_migrations`, SQLite's
+ * `PRAGMA user_version` kept in step, a newer database refused. Append new entries, never edit
+ * applied ones. The SQLite scripts are exactly the ones this store ran before it moved onto the
+ * floor (it recorded them in the same table the same way), so a file written then opens
+ * unchanged: its versions 1 and 2 are already recorded, and one from before the table is adopted
+ * from its `user_version`. PostgreSQL has no databases from before the floor: its version 1 creates
+ * the final schema of SQLite's 1 and 2, and its version 2 changes nothing.
  */
-export const MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    description: 'initial schema',
-    sql: `
+const V1_SQLITE = `
       CREATE TABLE organizations (
         id TEXT PRIMARY KEY,
         name TEXT NOT NULL,
@@ -193,12 +184,9 @@ export const MIGRATIONS: readonly Migration[] = [
         updated_at TEXT NOT NULL
       );
       CREATE INDEX notification_channels_by_organization ON notification_channels (organization_id, created_at);
-    `,
-  },
-  {
-    version: 2,
-    description: 'monitoring engine: failure streaks, auto incidents, delivery attempts, demo targets',
-    sql: `
+    `;
+
+const V2_SQLITE = `
       -- Consecutive failed checks (any region), for "down after N failures".
       ALTER TABLE monitors ADD COLUMN consecutive_failures INTEGER NOT NULL DEFAULT 0;
 
@@ -243,56 +231,282 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX notification_deliveries_by_channel ON notification_deliveries (channel_id, attempted_at);
 
       CREATE INDEX maintenance_by_status ON maintenance_windows (status, scheduled_start, scheduled_end);
-    `,
-  },
-];
+    `;
 
-export const SCHEMA_VERSION = MIGRATIONS.reduce((latest, migration) => Math.max(latest, migration.version), 0);
+const V1_POSTGRES = `
+      -- The final schema of SQLite's versions 1 and 2 in PostgreSQL's types: times are timestamptz
+      -- (read back as the floor's ISO text), flags stay integers 0/1 as in SQLite (the store's SQL
+      -- compares them with 1 and 0), JSON stays text. Tables the store lists in insertion order get
+      -- a generated "rowid", SQLite's implicit column, so that the same ORDER BY … rowid works here.
+      CREATE TABLE organizations (
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        slug text NOT NULL UNIQUE,
+        logo text,
+        subscription_active integer NOT NULL,
+        subscription_plan_name text NOT NULL,
+        cancel_at_period_end integer NOT NULL DEFAULT 0,
+        created_at timestamptz NOT NULL
+      );
 
-const TABLE = 'schema_migrations';
+      CREATE TABLE api_keys (
+        id text PRIMARY KEY,
+        organization_id text NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        key_hash text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX api_keys_by_organization ON api_keys (organization_id);
 
-function tableExists(db: Database): boolean {
-  return db.statement("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(TABLE) !== undefined;
-}
+      CREATE TABLE demo_meta (
+        organization_id text PRIMARY KEY REFERENCES organizations(id) ON DELETE CASCADE,
+        api_key text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
 
-function recordedVersion(db: Database): number {
-  if (!tableExists(db)) return 0;
-  const row = db.statement(`SELECT MAX(version) AS version FROM ${TABLE}`).get();
-  return row ? (intOrNull(row, 'version') ?? 0) : 0;
-}
+      CREATE TABLE monitors (
+        rowid bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        id text PRIMARY KEY,
+        organization_id text NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        name text NOT NULL,
+        type text NOT NULL CHECK (type IN ('http', 'tcp', 'ping')),
+        active integer NOT NULL,
+        interval_seconds integer NOT NULL,
+        timeout_seconds integer NOT NULL,
+        url text,
+        host text,
+        port integer,
+        method text NOT NULL,
+        headers_json text NOT NULL,
+        body text,
+        regions_json text NOT NULL,
+        auto_incidents integer NOT NULL,
+        rules_json text NOT NULL,
+        health text NOT NULL CHECK (health IN ('pending', 'up', 'down', 'degraded')),
+        last_status text CHECK (last_status IN ('up', 'down')),
+        last_latency integer,
+        last_checked_at timestamptz,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        consecutive_failures integer NOT NULL DEFAULT 0,
+        simulated integer NOT NULL DEFAULT 0
+      );
+      CREATE INDEX monitors_by_organization ON monitors (organization_id, created_at);
 
-function legacyVersion(db: Database): number {
-  const row = db.connection.prepare('PRAGMA user_version').get();
-  return row ? int(row, 'user_version') : 0;
-}
+      CREATE TABLE checks (
+        rowid bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        id text PRIMARY KEY,
+        monitor_id text NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+        status text NOT NULL CHECK (status IN ('up', 'down')),
+        latency integer,
+        status_code integer,
+        region text NOT NULL,
+        error text,
+        demo integer NOT NULL DEFAULT 0,
+        checked_at timestamptz NOT NULL
+      );
+      CREATE INDEX checks_by_monitor_time ON checks (monitor_id, checked_at DESC);
 
-/** The version the database is at: its recorded migrations, else SQLite's user_version. */
-export function schemaVersion(db: Database): number {
-  return Math.max(recordedVersion(db), legacyVersion(db));
-}
+      CREATE TABLE status_pages (
+        rowid bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        id text PRIMARY KEY,
+        organization_id text NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        name text NOT NULL,
+        slug text NOT NULL UNIQUE,
+        is_public integer NOT NULL,
+        custom_domain text UNIQUE,
+        brand_color text NOT NULL,
+        logo_url text,
+        header_text text,
+        footer_text text,
+        custom_css text,
+        show_response_times integer NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE INDEX status_pages_by_organization ON status_pages (organization_id, created_at);
 
-/** Brings the schema up to SCHEMA_VERSION, one transaction per migration. */
-export function migrate(db: Database, now: () => Date = () => new Date()): void {
-  const current = schemaVersion(db);
-  if (current > SCHEMA_VERSION) throw new StoreVersionError(current, SCHEMA_VERSION);
-  const record = (version: number, description: string) =>
-    db.statement(`INSERT INTO ${TABLE} (version, description, applied_at) VALUES (?, ?, ?) ON CONFLICT (version) DO NOTHING`).run(version, description, now().toISOString());
-  if (!tableExists(db) || recordedVersion(db) < legacyVersion(db)) {
-    db.transaction(() => {
-      db.connection.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)`);
-      const legacy = legacyVersion(db);
-      for (const migration of MIGRATIONS) if (migration.version <= legacy) record(migration.version, `${migration.description} (recorded before ${TABLE})`);
-    });
-  }
-  for (const migration of MIGRATIONS) {
-    if (migration.version <= current) continue;
-    db.transaction(() => {
-      // Re-read inside the write lock: two processes opening at once apply it once.
-      if (recordedVersion(db) >= migration.version) return;
-      db.connection.exec(migration.sql);
-      record(migration.version, migration.description);
-      // PRAGMA does not take bound parameters; the version is a trusted integer from the list above.
-      db.connection.exec(`PRAGMA user_version = ${migration.version}`);
-    });
-  }
-}
+      CREATE TABLE status_page_monitors (
+        rowid bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        id text PRIMARY KEY,
+        page_id text NOT NULL REFERENCES status_pages(id) ON DELETE CASCADE,
+        monitor_id text NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+        display_name text,
+        sort_order integer NOT NULL,
+        UNIQUE (page_id, monitor_id)
+      );
+      CREATE INDEX status_page_monitors_by_monitor ON status_page_monitors (monitor_id);
+
+      CREATE TABLE status_page_subscribers (
+        id text PRIMARY KEY,
+        page_id text NOT NULL REFERENCES status_pages(id) ON DELETE CASCADE,
+        email text NOT NULL,
+        created_at timestamptz NOT NULL,
+        UNIQUE (page_id, email)
+      );
+
+      CREATE TABLE incidents (
+        rowid bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        id text PRIMARY KEY,
+        organization_id text NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        title text NOT NULL,
+        status text NOT NULL CHECK (status IN ('investigating', 'identified', 'monitoring', 'resolved')),
+        severity text NOT NULL CHECK (severity IN ('minor', 'major', 'critical')),
+        started_at timestamptz NOT NULL,
+        resolved_at timestamptz,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE INDEX incidents_by_organization ON incidents (organization_id, started_at);
+
+      CREATE TABLE incident_updates (
+        rowid bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        id text PRIMARY KEY,
+        incident_id text NOT NULL REFERENCES incidents(id) ON DELETE CASCADE,
+        status text NOT NULL,
+        message text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX incident_updates_by_incident ON incident_updates (incident_id, created_at);
+
+      CREATE TABLE incident_monitors (
+        incident_id text NOT NULL REFERENCES incidents(id) ON DELETE CASCADE,
+        monitor_id text NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+        PRIMARY KEY (incident_id, monitor_id)
+      );
+      CREATE INDEX incident_monitors_by_monitor ON incident_monitors (monitor_id);
+
+      CREATE TABLE maintenance_windows (
+        rowid bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        id text PRIMARY KEY,
+        organization_id text NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        title text NOT NULL,
+        description text,
+        status text NOT NULL CHECK (status IN ('scheduled', 'in_progress', 'completed', 'cancelled')),
+        scheduled_start timestamptz NOT NULL,
+        scheduled_end timestamptz NOT NULL,
+        started_at timestamptz,
+        completed_at timestamptz,
+        cancelled_at timestamptz,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE INDEX maintenance_by_organization ON maintenance_windows (organization_id, scheduled_start);
+      CREATE INDEX maintenance_by_status ON maintenance_windows (status, scheduled_start, scheduled_end);
+
+      CREATE TABLE maintenance_monitors (
+        window_id text NOT NULL REFERENCES maintenance_windows(id) ON DELETE CASCADE,
+        monitor_id text NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+        PRIMARY KEY (window_id, monitor_id)
+      );
+      CREATE INDEX maintenance_monitors_by_monitor ON maintenance_monitors (monitor_id);
+
+      CREATE TABLE notification_channels (
+        rowid bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        id text PRIMARY KEY,
+        organization_id text NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        name text NOT NULL,
+        type text NOT NULL CHECK (type IN ('slack', 'email')),
+        webhook_url text,
+        recipient_email text,
+        enabled integer NOT NULL,
+        on_monitor_down integer NOT NULL,
+        on_monitor_recovered integer NOT NULL,
+        on_incident_created integer NOT NULL,
+        on_incident_resolved integer NOT NULL,
+        on_incident_updated integer NOT NULL,
+        on_maintenance_scheduled integer NOT NULL,
+        on_maintenance_started integer NOT NULL,
+        on_maintenance_completed integer NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        simulated integer NOT NULL DEFAULT 0
+      );
+      CREATE INDEX notification_channels_by_organization ON notification_channels (organization_id, created_at);
+
+      CREATE TABLE demo_local_targets (
+        monitor_id text PRIMARY KEY REFERENCES monitors(id) ON DELETE CASCADE,
+        role text NOT NULL UNIQUE CHECK (role IN ('site', 'api', 'closed_port'))
+      );
+
+      CREATE TABLE monitor_auto_incidents (
+        monitor_id text PRIMARY KEY REFERENCES monitors(id) ON DELETE CASCADE,
+        incident_id text NOT NULL REFERENCES incidents(id) ON DELETE CASCADE
+      );
+      CREATE INDEX monitor_auto_incidents_by_incident ON monitor_auto_incidents (incident_id);
+
+      CREATE TABLE notification_deliveries (
+        rowid bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        id text PRIMARY KEY,
+        delivery_id text NOT NULL,
+        organization_id text NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        channel_id text NOT NULL REFERENCES notification_channels(id) ON DELETE CASCADE,
+        event text NOT NULL,
+        attempt integer NOT NULL,
+        outcome text NOT NULL CHECK (outcome IN ('delivered', 'failed', 'skipped')),
+        will_retry integer NOT NULL,
+        status_code integer,
+        error text,
+        attempted_at timestamptz NOT NULL
+      );
+      CREATE INDEX notification_deliveries_by_channel ON notification_deliveries (channel_id, attempted_at);
+`;
+
+/**
+ * When each (monitor, region) check is next due, shared by every process on the database: a
+ * scheduler runs a check only after moving `next_at` one interval on with a guarded upsert
+ * (store/check-claims.ts), so two processes never run the same check, and a check whose claimer
+ * died is due again one interval later for whichever process comes next. `rate_limit_windows`: each
+ * API key's request count in the current fixed window, shared by the processes on PostgreSQL
+ * (store/rate-limit-windows.ts).
+ */
+const V3_SQLITE = `
+      CREATE TABLE check_claims (
+        monitor_id TEXT NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+        region TEXT NOT NULL,
+        next_at TEXT NOT NULL,
+        claimed_by TEXT NOT NULL,
+        PRIMARY KEY (monitor_id, region)
+      );
+
+      CREATE TABLE rate_limit_windows (
+        api_key_id TEXT PRIMARY KEY REFERENCES api_keys(id) ON DELETE CASCADE,
+        window_start TEXT NOT NULL,
+        count INTEGER NOT NULL
+      );
+`;
+
+const V3_POSTGRES = `
+      CREATE TABLE check_claims (
+        monitor_id text NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+        region text NOT NULL,
+        next_at timestamptz NOT NULL,
+        claimed_by text NOT NULL,
+        PRIMARY KEY (monitor_id, region)
+      );
+
+      CREATE TABLE rate_limit_windows (
+        api_key_id text PRIMARY KEY REFERENCES api_keys(id) ON DELETE CASCADE,
+        window_start timestamptz NOT NULL,
+        count integer NOT NULL
+      );
+`;
+
+export const SERVICE_MIGRATIONS: MigrationList = {
+  store: 'API',
+  migrations: [
+    { version: 1, description: 'initial schema', scripts: { sqlite: V1_SQLITE, postgres: V1_POSTGRES } },
+    {
+      version: 2,
+      description: 'monitoring engine: failure streaks, auto incidents, delivery attempts, demo targets',
+      scripts: { sqlite: V2_SQLITE, postgres: NO_CHANGE },
+    },
+    {
+      version: 3,
+      description: 'check claims (each check claimed once across processes) and rate-limit windows shared by processes',
+      scripts: { sqlite: V3_SQLITE, postgres: V3_POSTGRES },
+    },
+  ],
+};
+
+/** The PostgreSQL schema the embedded API's tables live in (the subscribers' is `subscribers`). */
+export const SERVICE_SCHEMA = 'service';

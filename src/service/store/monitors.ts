@@ -1,4 +1,3 @@
-import type { SQLInputValue } from 'node:sqlite';
 import { ColumnChanges, updateOwnedRow } from './partial-update.ts';
 import { z } from 'zod';
 import {
@@ -15,8 +14,9 @@ import {
   type Rule,
   type updateMonitorSchema,
 } from '../../contract/monitor.ts';
-import type { Database } from './database.ts';
-import { newId } from './ids.ts';
+import type { Sql } from '../../store/database.ts';
+import type { SqlParam } from '../../store/rows.ts';
+import { newId } from '../../store/ids.ts';
 import { bit, flag, int, intOrNull, json, oneOf, oneOfOrNull, placeholders, text, textOrNull, type Row, fromTable } from './rows.ts';
 
 /** Stored health of the latest evaluation; `paused` and `maintenance` are derived when read. */
@@ -135,54 +135,45 @@ function toMonitor(row: Row): MonitorRecord {
 }
 
 export class MonitorRepository {
-  private readonly db: Database;
+  private readonly db: Sql;
 
-  constructor(db: Database) {
+  constructor(db: Sql) {
     this.db = db;
   }
 
-  count(organizationId: string): number {
-    const row = this.db.statement('SELECT COUNT(*) AS n FROM monitors WHERE organization_id = ?').get(organizationId);
+  async count(organizationId: string): Promise<number> {
+    const row = await this.db.get('SELECT COUNT(*) AS n FROM monitors WHERE organization_id = ?', organizationId);
     return row ? int(row, 'n') : 0;
   }
 
   /** Oldest first (creation order). */
-  list(organizationId: string, page: { limit: number; offset: number }): MonitorRecord[] {
-    return this.db
-      .statement(`${SELECT_MONITOR} WHERE m.organization_id = ? ORDER BY m.created_at, m.rowid LIMIT ? OFFSET ?`)
-      .all(organizationId, page.limit, page.offset)
+  async list(organizationId: string, page: { limit: number; offset: number }): Promise<MonitorRecord[]> {
+    return (await this.db.all(`${SELECT_MONITOR} WHERE m.organization_id = ? ORDER BY m.created_at, m.rowid LIMIT ? OFFSET ?`, organizationId, page.limit, page.offset))
       .map(toMonitor);
   }
 
-  get(organizationId: string, id: string): MonitorRecord | null {
-    const row = this.db.statement(`${SELECT_MONITOR} WHERE m.organization_id = ? AND m.id = ?`).get(organizationId, id);
+  async get(organizationId: string, id: string): Promise<MonitorRecord | null> {
+    const row = await this.db.get(`${SELECT_MONITOR} WHERE m.organization_id = ? AND m.id = ?`, organizationId, id);
     return row ? toMonitor(row) : null;
   }
 
   /** Names of those of `ids` that belong to the organization (unknown ids are absent). */
-  names(organizationId: string, ids: readonly string[]): Map<string, string> {
+  async names(organizationId: string, ids: readonly string[]): Promise<Map<string, string>> {
     const names = new Map<string, string>();
     if (ids.length === 0) return names;
     const unique = [...new Set(ids)];
-    const rows = this.db
-      .connection.prepare(`SELECT id, name FROM monitors WHERE organization_id = ? AND id IN (${placeholders(unique.length)})`)
-      .all(organizationId, ...unique);
+    const rows = await this.db.all(`SELECT id, name FROM monitors WHERE organization_id = ? AND id IN (${placeholders(unique.length)})`, organizationId, ...unique);
     for (const row of rows) names.set(text(row, 'id'), text(row, 'name'));
     return names;
   }
 
-  insert(organizationId: string, input: CreateMonitor, now: Date, initial: MonitorInitialState = {}): MonitorRecord {
+  async insert(organizationId: string, input: CreateMonitor, now: Date, initial: MonitorInitialState = {}): Promise<MonitorRecord> {
     const id = newId('mon');
     const createdAt = initial.createdAt ?? now.toISOString();
-    this.db
-      .statement(
-        `INSERT INTO monitors (id, organization_id, name, type, active, interval_seconds, timeout_seconds, url, host, port,
+    await this.db.run(`INSERT INTO monitors (id, organization_id, name, type, active, interval_seconds, timeout_seconds, url, host, port,
            method, headers_json, body, regions_json, auto_incidents, rules_json, health, last_status, last_latency,
            last_checked_at, simulated, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
+         VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id,
         organizationId,
         input.name,
         input.type,
@@ -203,17 +194,16 @@ export class MonitorRepository {
         initial.lastCheckedAt ?? null,
         bit(initial.simulated ?? false),
         createdAt,
-        createdAt,
-      );
-    const created = this.get(organizationId, id);
+        createdAt,);
+    const created = await this.get(organizationId, id);
     if (!created) throw new Error('monitor vanished inside its own transaction');
     return created;
   }
 
   /** Applies only the given fields; returns null when the monitor is not the organization's. */
-  update(organizationId: string, id: string, changes: MonitorChanges, now: Date): MonitorRecord | null {
+  async update(organizationId: string, id: string, changes: MonitorChanges, now: Date): Promise<MonitorRecord | null> {
     const columns = new ColumnChanges();
-    const set = (column: string, value: SQLInputValue): void => columns.set(column, value);
+    const set = (column: string, value: SqlParam): void => columns.set(column, value);
     if (changes.name !== undefined) set('name', changes.name);
     if (changes.url !== undefined) set('url', changes.url);
     if (changes.host !== undefined) set('host', changes.host);
@@ -232,14 +222,24 @@ export class MonitorRepository {
     const retargeted = changes.url !== undefined || changes.host !== undefined || changes.port !== undefined;
     // A target chosen through the API is a real one: the monitor stops being a simulated demo monitor.
     if (retargeted) set('simulated', 0);
-    if (!updateOwnedRow(this.db, 'monitors', organizationId, id, columns, now)) return null;
-    if (retargeted) this.db.statement('DELETE FROM demo_local_targets WHERE monitor_id = ?').run(id);
-    return this.get(organizationId, id);
+    if (!await updateOwnedRow(this.db, 'monitors', organizationId, id, columns, now)) return null;
+    if (retargeted) (await this.db.run('DELETE FROM demo_local_targets WHERE monitor_id = ?', id));
+    return await this.get(organizationId, id);
+  }
+
+  /**
+   * Locks the monitor's row until the transaction ends (a write that changes nothing, which both
+   * dialects accept, unlike `SELECT … FOR UPDATE`): another process recording a check of the same
+   * monitor waits, then reads what this one wrote, so a failure streak is never lost under READ
+   * COMMITTED. False when there is no such monitor.
+   */
+  async lock(id: string): Promise<boolean> {
+    return (await this.db.run('UPDATE monitors SET consecutive_failures = consecutive_failures WHERE id = ?', id)).changes > 0;
   }
 
   /** The monitor with its engine state, whatever its organization (the engine works across all). */
-  getState(id: string): MonitorState | null {
-    const row = this.db.statement(`${SELECT_MONITOR} WHERE m.id = ?`).get(id);
+  async getState(id: string): Promise<MonitorState | null> {
+    const row = await this.db.get(`${SELECT_MONITOR} WHERE m.id = ?`, id);
     if (!row) return null;
     return {
       monitor: toMonitor(row),
@@ -251,10 +251,8 @@ export class MonitorRepository {
   }
 
   /** Every monitor the scheduler should run, across organizations. */
-  schedulable(): SchedulableMonitor[] {
-    return this.db
-      .statement('SELECT id, organization_id, interval_seconds, regions_json FROM monitors WHERE active = 1 AND simulated = 0 ORDER BY rowid')
-      .all()
+  async schedulable(): Promise<SchedulableMonitor[]> {
+    return (await this.db.all('SELECT id, organization_id, interval_seconds, regions_json FROM monitors WHERE active = 1 AND simulated = 0 ORDER BY rowid'))
       .map((row) => ({
         id: text(row, 'id'),
         organizationId: text(row, 'organization_id'),
@@ -264,16 +262,12 @@ export class MonitorRepository {
   }
 
   /** Records a check as the monitor's latest state, with the health the engine computed. */
-  recordCheck(id: string, effect: CheckEffect): void {
-    this.db
-      .statement(
-        'UPDATE monitors SET health = ?, consecutive_failures = ?, last_status = ?, last_latency = ?, last_checked_at = ? WHERE id = ?',
-      )
-      .run(effect.health, effect.consecutiveFailures, effect.status, effect.latency, effect.checkedAt, id);
+  async recordCheck(id: string, effect: CheckEffect): Promise<void> {
+    await this.db.run('UPDATE monitors SET health = ?, consecutive_failures = ?, last_status = ?, last_latency = ?, last_checked_at = ? WHERE id = ?', effect.health, effect.consecutiveFailures, effect.status, effect.latency, effect.checkedAt, id);
   }
 
   /** Deletes the monitor; its checks, page links and incident/maintenance links cascade. */
-  delete(organizationId: string, id: string): boolean {
-    return this.db.statement('DELETE FROM monitors WHERE organization_id = ? AND id = ?').run(organizationId, id).changes > 0;
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM monitors WHERE organization_id = ? AND id = ?', organizationId, id)).changes > 0;
   }
 }

@@ -1,4 +1,3 @@
-import type { SQLInputValue } from 'node:sqlite';
 import { ColumnChanges, updateOwnedRow } from './partial-update.ts';
 import type { z } from 'zod';
 import {
@@ -10,8 +9,9 @@ import {
   type updateChannelSchema,
 } from '../../contract/notification.ts';
 import { isPorchlightPushUrl } from '../../contract/porchlight-push.ts';
-import type { Database } from './database.ts';
-import { newId } from './ids.ts';
+import type { Sql } from '../../store/database.ts';
+import type { SqlParam } from '../../store/rows.ts';
+import { newId } from '../../store/ids.ts';
 import { bit, flag, int, oneOf, text, textOrNull, type Row, fromTable } from './rows.ts';
 
 export type NotificationChannelRecord = {
@@ -65,67 +65,56 @@ function toChannel(row: Row): NotificationChannelRecord {
 }
 
 export class NotificationChannelRepository {
-  private readonly db: Database;
+  private readonly db: Sql;
 
-  constructor(db: Database) {
+  constructor(db: Sql) {
     this.db = db;
   }
 
-  count(organizationId: string): number {
-    const row = this.db.statement('SELECT COUNT(*) AS n FROM notification_channels WHERE organization_id = ?').get(organizationId);
+  async count(organizationId: string): Promise<number> {
+    const row = await this.db.get('SELECT COUNT(*) AS n FROM notification_channels WHERE organization_id = ?', organizationId);
     return row ? int(row, 'n') : 0;
   }
 
   /** Creation order. */
-  list(organizationId: string, page: { limit: number; offset: number }): NotificationChannelRecord[] {
-    return this.db
-      .statement('SELECT * FROM notification_channels WHERE organization_id = ? ORDER BY created_at, rowid LIMIT ? OFFSET ?')
-      .all(organizationId, page.limit, page.offset)
+  async list(organizationId: string, page: { limit: number; offset: number }): Promise<NotificationChannelRecord[]> {
+    return (await this.db.all('SELECT * FROM notification_channels WHERE organization_id = ? ORDER BY created_at, rowid LIMIT ? OFFSET ?', organizationId, page.limit, page.offset))
       .map(toChannel);
   }
 
-  get(organizationId: string, id: string): NotificationChannelRecord | null {
-    const row = this.db.statement('SELECT * FROM notification_channels WHERE organization_id = ? AND id = ?').get(organizationId, id);
+  async get(organizationId: string, id: string): Promise<NotificationChannelRecord | null> {
+    const row = await this.db.get('SELECT * FROM notification_channels WHERE organization_id = ? AND id = ?', organizationId, id);
     return row ? toChannel(row) : null;
   }
 
   /** Enabled channels of the organization that subscribed to `event`. */
-  subscribedTo(organizationId: string, event: EventFlag): NotificationChannelRecord[] {
-    return this.db
-      .statement(`SELECT * FROM notification_channels WHERE organization_id = ? AND enabled = 1 AND ${FLAG_COLUMNS[event]} = 1 ORDER BY created_at, rowid`)
-      .all(organizationId)
+  async subscribedTo(organizationId: string, event: EventFlag): Promise<NotificationChannelRecord[]> {
+    return (await this.db.all(`SELECT * FROM notification_channels WHERE organization_id = ? AND enabled = 1 AND ${FLAG_COLUMNS[event]} = 1 ORDER BY created_at, rowid`, organizationId))
       .map(toChannel);
   }
 
   /** The organization's enabled chat channels whose webhook is a Porchlight site's push route (see contract/porchlight-push.ts). */
-  pushChannels(organizationId: string): NotificationChannelRecord[] {
-    return this.db
-      .statement(`SELECT * FROM notification_channels WHERE organization_id = ? AND enabled = 1 AND type = 'slack' ORDER BY created_at, rowid`)
-      .all(organizationId)
+  async pushChannels(organizationId: string): Promise<NotificationChannelRecord[]> {
+    return (await this.db.all(`SELECT * FROM notification_channels WHERE organization_id = ? AND enabled = 1 AND type = 'slack' ORDER BY created_at, rowid`, organizationId))
       .map(toChannel)
       .filter((channel) => isPorchlightPushUrl(channel.webhookUrl));
   }
 
   /** The channel by id alone (deliveries run outside any request). */
-  getForDelivery(id: string): DeliveryChannel | null {
-    const row = this.db.statement('SELECT * FROM notification_channels WHERE id = ?').get(id);
+  async getForDelivery(id: string): Promise<DeliveryChannel | null> {
+    const row = await this.db.get('SELECT * FROM notification_channels WHERE id = ?', id);
     if (!row) return null;
     return { channel: toChannel(row), organizationId: text(row, 'organization_id'), simulated: flag(row, 'simulated') };
   }
 
   /** `simulated` marks demo channels with made-up targets: their deliveries are recorded as skipped. */
-  insert(organizationId: string, input: NewChannel, now: Date, options: { simulated?: boolean } = {}): NotificationChannelRecord {
+  async insert(organizationId: string, input: NewChannel, now: Date, options: { simulated?: boolean } = {}): Promise<NotificationChannelRecord> {
     const id = newId('chn');
     const timestamp = now.toISOString();
     const flagColumns = EVENT_FLAGS.map((name) => FLAG_COLUMNS[name]);
-    this.db
-      .statement(
-        `INSERT INTO notification_channels (id, organization_id, name, type, webhook_url, recipient_email, enabled,
+    await this.db.run(`INSERT INTO notification_channels (id, organization_id, name, type, webhook_url, recipient_email, enabled,
            ${flagColumns.join(', ')}, simulated, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ${flagColumns.map(() => '?').join(', ')}, ?, ?, ?)`,
-      )
-      .run(
-        id,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ${flagColumns.map(() => '?').join(', ')}, ?, ?, ?)`, id,
         organizationId,
         input.name,
         input.type,
@@ -135,16 +124,15 @@ export class NotificationChannelRepository {
         ...EVENT_FLAGS.map((name) => bit(input[name])),
         bit(options.simulated ?? false),
         timestamp,
-        timestamp,
-      );
-    const created = this.get(organizationId, id);
+        timestamp,);
+    const created = await this.get(organizationId, id);
     if (!created) throw new Error('notification channel vanished inside its own transaction');
     return created;
   }
 
-  update(organizationId: string, id: string, changes: ChannelChanges, now: Date): NotificationChannelRecord | null {
+  async update(organizationId: string, id: string, changes: ChannelChanges, now: Date): Promise<NotificationChannelRecord | null> {
     const columns = new ColumnChanges();
-    const set = (column: string, value: SQLInputValue): void => columns.set(column, value);
+    const set = (column: string, value: SqlParam): void => columns.set(column, value);
     if (changes.name !== undefined) set('name', changes.name);
     if (changes.webhookUrl !== undefined) set('webhook_url', changes.webhookUrl);
     if (changes.recipientEmail !== undefined) set('recipient_email', changes.recipientEmail);
@@ -155,10 +143,10 @@ export class NotificationChannelRepository {
     }
     // A target chosen through the API is a real one: the channel stops being a simulated demo channel.
     if (changes.webhookUrl !== undefined || changes.recipientEmail !== undefined) set('simulated', 0);
-    return updateOwnedRow(this.db, 'notification_channels', organizationId, id, columns, now) ? this.get(organizationId, id) : null;
+    return (await updateOwnedRow(this.db, 'notification_channels', organizationId, id, columns, now)) ? await this.get(organizationId, id) : null;
   }
 
-  delete(organizationId: string, id: string): boolean {
-    return this.db.statement('DELETE FROM notification_channels WHERE organization_id = ? AND id = ?').run(organizationId, id).changes > 0;
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM notification_channels WHERE organization_id = ? AND id = ?', organizationId, id)).changes > 0;
   }
 }

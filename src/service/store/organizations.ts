@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Plan } from '../../contract/organization.ts';
-import type { Database } from './database.ts';
-import { newId } from './ids.ts';
+import type { Sql } from '../../store/database.ts';
+import { newId } from '../../store/ids.ts';
 import { bit, flag, int, text, textOrNull, type Row, fromTable } from './rows.ts';
 
 export interface OrganizationRecord {
@@ -60,83 +60,74 @@ function toOrganization(row: Row): OrganizationRecord {
 }
 
 export class OrganizationRepository {
-  private readonly db: Database;
+  private readonly db: Sql;
 
-  constructor(db: Database) {
+  constructor(db: Sql) {
     this.db = db;
   }
 
-  count(): number {
-    const row = this.db.statement('SELECT COUNT(*) AS n FROM organizations').get();
+  async count(): Promise<number> {
+    const row = await this.db.get('SELECT COUNT(*) AS n FROM organizations');
     return row ? int(row, 'n') : 0;
   }
 
-  get(id: string): OrganizationRecord | null {
-    const row = this.db.statement('SELECT * FROM organizations WHERE id = ?').get(id);
+  async get(id: string): Promise<OrganizationRecord | null> {
+    const row = await this.db.get('SELECT * FROM organizations WHERE id = ?', id);
     return row ? toOrganization(row) : null;
   }
 
   /** Finds who holds `apiKey`; only its SHA-256 hash is ever stored or compared. */
-  findByApiKey(apiKey: string): Principal | null {
-    const row = this.db
-      .statement(
-        `SELECT o.*, k.id AS api_key_id FROM api_keys k
-         JOIN organizations o ON o.id = k.organization_id WHERE k.key_hash = ?`,
-      )
-      .get(hashApiKey(apiKey));
+  async findByApiKey(apiKey: string): Promise<Principal | null> {
+    const row = (await this.db.get(`SELECT o.*, k.id AS api_key_id FROM api_keys k
+         JOIN organizations o ON o.id = k.organization_id WHERE k.key_hash = ?`, hashApiKey(apiKey)));
     return row ? { organization: toOrganization(row), apiKeyId: text(row, 'api_key_id') } : null;
   }
 
-  /** Creates an organization (plan pro = active subscription) and its first key; returns the plaintext key once. */
-  create(input: { name: string; plan: Plan }, now: Date): { organization: OrganizationRecord; apiKey: string } {
-    return this.db.transaction(() => {
+  /**
+   * Creates an organization (plan pro = active subscription) and its first key; returns the plaintext
+   * key once. Run it in a transaction (Store.transaction), so that both rows land or neither does.
+   */
+  async create(input: { name: string; plan: Plan }, now: Date): Promise<{ organization: OrganizationRecord; apiKey: string }> {
+    {
       const id = newId('org');
       const createdAt = now.toISOString();
-      this.db
-        .statement(
-          `INSERT INTO organizations (id, name, slug, logo, subscription_active, subscription_plan_name, cancel_at_period_end, created_at)
-           VALUES (?, ?, ?, NULL, ?, ?, 0, ?)`,
-        )
-        .run(id, input.name, this.uniqueSlug(slugify(input.name)), bit(input.plan === 'pro'), input.plan === 'pro' ? 'Pro' : 'Free', createdAt);
-      const apiKey = this.addApiKey(id, now);
-      const organization = this.get(id);
+      await this.db.run(`INSERT INTO organizations (id, name, slug, logo, subscription_active, subscription_plan_name, cancel_at_period_end, created_at)
+           VALUES (?, ?, ?, NULL, ?, ?, 0, ?)`, id, input.name, await this.uniqueSlug(slugify(input.name)), bit(input.plan === 'pro'), input.plan === 'pro' ? 'Pro' : 'Free', createdAt);
+      const apiKey = await this.addApiKey(id, now);
+      const organization = await this.get(id);
       if (!organization) throw new Error('organization vanished inside its own transaction');
       return { organization, apiKey };
-    });
+    }
   }
 
-  addApiKey(organizationId: string, now: Date): string {
+  async addApiKey(organizationId: string, now: Date): Promise<string> {
     const apiKey = generateApiKey();
-    this.db
-      .statement('INSERT INTO api_keys (id, organization_id, key_hash, created_at) VALUES (?, ?, ?, ?)')
-      .run(newId('key'), organizationId, hashApiKey(apiKey), now.toISOString());
+    await this.db.run('INSERT INTO api_keys (id, organization_id, key_hash, created_at) VALUES (?, ?, ?, ?)', newId('key'), organizationId, hashApiKey(apiKey), now.toISOString());
     return apiKey;
   }
 
-  private uniqueSlug(base: string): string {
-    const taken = this.db.statement('SELECT 1 AS hit FROM organizations WHERE slug = ?');
+  private async uniqueSlug(base: string): Promise<string> {
+    const taken = async (slug: string) => (await this.db.get('SELECT 1 AS hit FROM organizations WHERE slug = ?', slug)) !== undefined;
     let candidate = base;
-    for (let suffix = 2; taken.get(candidate); suffix++) candidate = `${base}-${suffix}`;
+    for (let suffix = 2; await taken(candidate); suffix++) candidate = `${base}-${suffix}`;
     return candidate;
   }
 }
 
 /** Demo-only plaintext key storage for the seeded demo organization (real keys are hash-only). */
 export class DemoMetaRepository {
-  private readonly db: Database;
+  private readonly db: Sql;
 
-  constructor(db: Database) {
+  constructor(db: Sql) {
     this.db = db;
   }
 
-  save(organizationId: string, apiKey: string, now: Date): void {
-    this.db
-      .statement('INSERT INTO demo_meta (organization_id, api_key, created_at) VALUES (?, ?, ?)')
-      .run(organizationId, apiKey, now.toISOString());
+  async save(organizationId: string, apiKey: string, now: Date): Promise<void> {
+    await this.db.run('INSERT INTO demo_meta (organization_id, api_key, created_at) VALUES (?, ?, ?)', organizationId, apiKey, now.toISOString());
   }
 
-  find(): { organizationId: string; apiKey: string } | null {
-    const row = this.db.statement('SELECT organization_id, api_key FROM demo_meta ORDER BY created_at LIMIT 1').get();
+  async find(): Promise<{ organizationId: string; apiKey: string } | null> {
+    const row = await this.db.get('SELECT organization_id, api_key FROM demo_meta ORDER BY created_at LIMIT 1');
     return row ? { organizationId: text(row, 'organization_id'), apiKey: text(row, 'api_key') } : null;
   }
 }

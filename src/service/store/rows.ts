@@ -1,9 +1,8 @@
-import type { SQLOutputValue } from 'node:sqlite';
 import type { z } from 'zod';
-import { StoreDataError } from './errors.ts';
+import { StoreDataError } from '../../store/errors.ts';
+import type { Row, SqlValue } from '../../store/rows.ts';
 
-/** A row as node:sqlite returns it. */
-export type Row = Record<string, SQLOutputValue>;
+export type { Row } from '../../store/rows.ts';
 
 /**
  * Reads one row of `table` with `read`: a StoreDataError then names `table.column`, as the storage
@@ -18,7 +17,7 @@ export function fromTable<T>(table: string, read: () => T): T {
   }
 }
 
-function fail(column: string, expected: string, value: SQLOutputValue | undefined): never {
+function fail(column: string, expected: string, value: SqlValue | undefined): never {
   throw new StoreDataError(`column ${column}: expected ${expected}, found ${value === null ? 'null' : typeof value}`);
 }
 

@@ -1,9 +1,9 @@
-import type { SQLInputValue } from 'node:sqlite';
 import { ColumnChanges, updateOwnedRow } from './partial-update.ts';
 import type { z } from 'zod';
 import type { CreateStatusPage, updateStatusPageSchema } from '../../contract/status-page.ts';
-import type { Database } from './database.ts';
-import { newId } from './ids.ts';
+import type { Sql } from '../../store/database.ts';
+import type { SqlParam } from '../../store/rows.ts';
+import { newId } from '../../store/ids.ts';
 import { bit, flag, int, placeholders, text, textOrNull, type Row, fromTable } from './rows.ts';
 
 export interface PageMonitorRecord {
@@ -64,54 +64,47 @@ function toPage(row: Row, monitors: PageMonitorRecord[]): StatusPageRecord {
 }
 
 export class StatusPageRepository {
-  private readonly db: Database;
+  private readonly db: Sql;
 
-  constructor(db: Database) {
+  constructor(db: Sql) {
     this.db = db;
   }
 
-  count(organizationId: string): number {
-    const row = this.db.statement('SELECT COUNT(*) AS n FROM status_pages WHERE organization_id = ?').get(organizationId);
+  async count(organizationId: string): Promise<number> {
+    const row = await this.db.get('SELECT COUNT(*) AS n FROM status_pages WHERE organization_id = ?', organizationId);
     return row ? int(row, 'n') : 0;
   }
 
   /** Creation order, each page with its linked monitors. */
-  list(organizationId: string, page: { limit: number; offset: number }): StatusPageRecord[] {
-    const rows = this.db
-      .statement('SELECT * FROM status_pages WHERE organization_id = ? ORDER BY created_at, rowid LIMIT ? OFFSET ?')
-      .all(organizationId, page.limit, page.offset);
-    const links = this.linksOf(rows.map((row) => text(row, 'id')));
+  async list(organizationId: string, page: { limit: number; offset: number }): Promise<StatusPageRecord[]> {
+    const rows = await this.db.all('SELECT * FROM status_pages WHERE organization_id = ? ORDER BY created_at, rowid LIMIT ? OFFSET ?', organizationId, page.limit, page.offset);
+    const links = await this.linksOf(rows.map((row) => text(row, 'id')));
     return rows.map((row) => toPage(row, links.get(text(row, 'id')) ?? []));
   }
 
-  get(organizationId: string, id: string): StatusPageRecord | null {
-    const row = this.db.statement('SELECT * FROM status_pages WHERE organization_id = ? AND id = ?').get(organizationId, id);
-    return row ? toPage(row, this.linksOf([id]).get(id) ?? []) : null;
+  async get(organizationId: string, id: string): Promise<StatusPageRecord | null> {
+    const row = await this.db.get('SELECT * FROM status_pages WHERE organization_id = ? AND id = ?', organizationId, id);
+    return row ? toPage(row, (await this.linksOf([id])).get(id) ?? []) : null;
   }
 
   /** Id of the page (of any organization) using this slug, if any: slugs are unique service-wide. */
-  pageWithSlug(slug: string): string | null {
-    const row = this.db.statement('SELECT id FROM status_pages WHERE slug = ?').get(slug);
+  async pageWithSlug(slug: string): Promise<string | null> {
+    const row = await this.db.get('SELECT id FROM status_pages WHERE slug = ?', slug);
     return row ? text(row, 'id') : null;
   }
 
   /** Id of the page (of any organization) using this custom domain, if any. */
-  pageWithDomain(domain: string): string | null {
-    const row = this.db.statement('SELECT id FROM status_pages WHERE custom_domain = ?').get(domain);
+  async pageWithDomain(domain: string): Promise<string | null> {
+    const row = await this.db.get('SELECT id FROM status_pages WHERE custom_domain = ?', domain);
     return row ? text(row, 'id') : null;
   }
 
-  insert(organizationId: string, fields: StatusPageFields, links: readonly PageLink[], now: Date): StatusPageRecord {
+  async insert(organizationId: string, fields: StatusPageFields, links: readonly PageLink[], now: Date): Promise<StatusPageRecord> {
     const id = newId('page');
     const timestamp = now.toISOString();
-    this.db
-      .statement(
-        `INSERT INTO status_pages (id, organization_id, name, slug, is_public, custom_domain, brand_color, logo_url,
+    await this.db.run(`INSERT INTO status_pages (id, organization_id, name, slug, is_public, custom_domain, brand_color, logo_url,
            header_text, footer_text, custom_css, show_response_times, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id,
         organizationId,
         fields.name,
         fields.slug,
@@ -124,17 +117,16 @@ export class StatusPageRepository {
         fields.customCss ?? null,
         bit(fields.showResponseTimes),
         timestamp,
-        timestamp,
-      );
-    this.replaceLinks(id, links);
-    const created = this.get(organizationId, id);
+        timestamp,);
+    await this.replaceLinks(id, links);
+    const created = await this.get(organizationId, id);
     if (!created) throw new Error('status page vanished inside its own transaction');
     return created;
   }
 
-  update(organizationId: string, id: string, changes: StatusPageChanges, now: Date): StatusPageRecord | null {
+  async update(organizationId: string, id: string, changes: StatusPageChanges, now: Date): Promise<StatusPageRecord | null> {
     const columns = new ColumnChanges();
-    const set = (column: string, value: SQLInputValue): void => columns.set(column, value);
+    const set = (column: string, value: SqlParam): void => columns.set(column, value);
     if (changes.name !== undefined) set('name', changes.name);
     if (changes.slug !== undefined) set('slug', changes.slug);
     if (changes.isPublic !== undefined) set('is_public', bit(changes.isPublic));
@@ -145,45 +137,41 @@ export class StatusPageRepository {
     if (changes.footerText !== undefined) set('footer_text', changes.footerText);
     if (changes.customCss !== undefined) set('custom_css', changes.customCss);
     if (changes.showResponseTimes !== undefined) set('show_response_times', bit(changes.showResponseTimes));
-    return updateOwnedRow(this.db, 'status_pages', organizationId, id, columns, now) ? this.get(organizationId, id) : null;
+    return (await updateOwnedRow(this.db, 'status_pages', organizationId, id, columns, now)) ? await this.get(organizationId, id) : null;
   }
 
   /** Replaces the whole set of linked monitors of a page. */
-  replaceLinks(pageId: string, links: readonly PageLink[]): void {
-    this.db.statement('DELETE FROM status_page_monitors WHERE page_id = ?').run(pageId);
-    const insert = this.db.statement(
-      'INSERT INTO status_page_monitors (id, page_id, monitor_id, display_name, sort_order) VALUES (?, ?, ?, ?, ?)',
-    );
-    for (const link of links) insert.run(newId('link'), pageId, link.monitorId, link.displayName, link.sortOrder);
+  async replaceLinks(pageId: string, links: readonly PageLink[]): Promise<void> {
+    await this.db.run('DELETE FROM status_page_monitors WHERE page_id = ?', pageId);
+    for (const link of links) {
+      await this.db.run(
+        'INSERT INTO status_page_monitors (id, page_id, monitor_id, display_name, sort_order) VALUES (?, ?, ?, ?, ?)',
+        newId('link'), pageId, link.monitorId, link.displayName, link.sortOrder,
+      );
+    }
   }
 
   /** Deletes the page; its monitor links and subscribers cascade. */
-  delete(organizationId: string, id: string): boolean {
-    return this.db.statement('DELETE FROM status_pages WHERE organization_id = ? AND id = ?').run(organizationId, id).changes > 0;
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM status_pages WHERE organization_id = ? AND id = ?', organizationId, id)).changes > 0;
   }
 
-  addSubscriber(pageId: string, email: string, now: Date): void {
-    this.db
-      .statement('INSERT INTO status_page_subscribers (id, page_id, email, created_at) VALUES (?, ?, ?, ?)')
-      .run(newId('sub'), pageId, email, now.toISOString());
+  async addSubscriber(pageId: string, email: string, now: Date): Promise<void> {
+    await this.db.run('INSERT INTO status_page_subscribers (id, page_id, email, created_at) VALUES (?, ?, ?, ?)', newId('sub'), pageId, email, now.toISOString());
   }
 
-  countSubscribers(pageId: string): number {
-    const row = this.db.statement('SELECT COUNT(*) AS n FROM status_page_subscribers WHERE page_id = ?').get(pageId);
+  async countSubscribers(pageId: string): Promise<number> {
+    const row = await this.db.get('SELECT COUNT(*) AS n FROM status_page_subscribers WHERE page_id = ?', pageId);
     return row ? int(row, 'n') : 0;
   }
 
-  private linksOf(pageIds: readonly string[]): Map<string, PageMonitorRecord[]> {
+  private async linksOf(pageIds: readonly string[]): Promise<Map<string, PageMonitorRecord[]>> {
     const byPage = new Map<string, PageMonitorRecord[]>();
     if (pageIds.length === 0) return byPage;
-    const rows = this.db
-      .connection.prepare(
-        `SELECT l.id, l.page_id, l.monitor_id, l.display_name, l.sort_order, m.name AS monitor_name
+    const rows = (await this.db.all(`SELECT l.id, l.page_id, l.monitor_id, l.display_name, l.sort_order, m.name AS monitor_name
          FROM status_page_monitors l JOIN monitors m ON m.id = l.monitor_id
          WHERE l.page_id IN (${placeholders(pageIds.length)})
-         ORDER BY l.sort_order, l.rowid`,
-      )
-      .all(...pageIds);
+         ORDER BY l.sort_order, l.rowid`, ...pageIds));
     for (const row of rows) {
       const monitorName = text(row, 'monitor_name');
       const link: PageMonitorRecord = {

@@ -1,24 +1,32 @@
+import type { Database, Sql } from '../../store/database.ts';
+import type { StoreLocation } from '../../store/location.ts';
+import { openDatabase } from '../../store/location.ts';
+import { migrate } from '../../store/migrations.ts';
 import { AutoIncidentRepository } from './auto-incidents.ts';
+import { CheckClaimRepository } from './check-claims.ts';
 import { CheckRepository } from './checks.ts';
-import { Database } from './database.ts';
 import { DeliveryRepository } from './deliveries.ts';
 import { DemoTargetRepository } from './demo-targets.ts';
 import { HealthCountRepository } from './health-counts.ts';
 import { IncidentRepository } from './incidents.ts';
 import { MaintenanceRepository } from './maintenance.ts';
-import { migrate } from './migrations.ts';
+import { SERVICE_MIGRATIONS, SERVICE_SCHEMA } from './migrations.ts';
 import { MonitorRepository } from './monitors.ts';
 import { NotificationChannelRepository } from './notifications.ts';
 import { DemoMetaRepository, OrganizationRepository } from './organizations.ts';
+import { RateLimitWindowRepository } from './rate-limit-windows.ts';
 import { StatusPageRepository } from './status-pages.ts';
 
-/** The service's persistent state: one SQLite database, one repository per resource. */
-export class Store {
-  readonly db: Database;
+/**
+ * One repository per resource, over one way of running SQL: the database itself (each call on its
+ * own), or the statements of one open transaction (Store.transaction hands its work these).
+ */
+export class Repositories {
   readonly organizations: OrganizationRepository;
   readonly demo: DemoMetaRepository;
   readonly monitors: MonitorRepository;
   readonly checks: CheckRepository;
+  readonly checkClaims: CheckClaimRepository;
   readonly statusPages: StatusPageRepository;
   readonly incidents: IncidentRepository;
   readonly maintenance: MaintenanceRepository;
@@ -27,45 +35,72 @@ export class Store {
   readonly autoIncidents: AutoIncidentRepository;
   readonly demoTargets: DemoTargetRepository;
   readonly healthCounts: HealthCountRepository;
+  readonly rateLimitWindows: RateLimitWindowRepository;
 
-  private constructor(db: Database) {
-    this.db = db;
-    this.organizations = new OrganizationRepository(db);
-    this.demo = new DemoMetaRepository(db);
-    this.monitors = new MonitorRepository(db);
-    this.checks = new CheckRepository(db);
-    this.statusPages = new StatusPageRepository(db);
-    this.incidents = new IncidentRepository(db);
-    this.maintenance = new MaintenanceRepository(db);
-    this.notifications = new NotificationChannelRepository(db);
-    this.deliveries = new DeliveryRepository(db);
-    this.autoIncidents = new AutoIncidentRepository(db);
-    this.demoTargets = new DemoTargetRepository(db);
-    this.healthCounts = new HealthCountRepository(db);
+  constructor(sql: Sql) {
+    this.organizations = new OrganizationRepository(sql);
+    this.demo = new DemoMetaRepository(sql);
+    this.monitors = new MonitorRepository(sql);
+    this.checks = new CheckRepository(sql);
+    this.checkClaims = new CheckClaimRepository(sql);
+    this.statusPages = new StatusPageRepository(sql);
+    this.incidents = new IncidentRepository(sql);
+    this.maintenance = new MaintenanceRepository(sql);
+    this.notifications = new NotificationChannelRepository(sql);
+    this.deliveries = new DeliveryRepository(sql);
+    this.autoIncidents = new AutoIncidentRepository(sql);
+    this.demoTargets = new DemoTargetRepository(sql);
+    this.healthCounts = new HealthCountRepository(sql);
+    this.rateLimitWindows = new RateLimitWindowRepository(sql);
   }
 
-  /** Opens (creating if needed) and migrates the database at `path` (':memory:' for a throwaway one). */
-  static open(path: string): Store {
-    const db = new Database(path);
+  async isEmpty(): Promise<boolean> {
+    return (await this.organizations.count()) === 0;
+  }
+}
+
+/** Where the embedded API's store lives: a SQLite path (DATABASE_PATH) or DATABASE_URL, in the `service` schema there. */
+export function serviceLocation(databaseUrl: string | null | undefined, databasePath: string): StoreLocation {
+  return databaseUrl ? { dialect: 'postgres', url: databaseUrl, schema: SERVICE_SCHEMA } : { dialect: 'sqlite', path: databasePath };
+}
+
+/**
+ * The service's persistent state on the storage floor (src/store/): a SQLite file by default, or
+ * PostgreSQL (its `service` schema) when DATABASE_URL is set; one repository per resource.
+ */
+export class Store extends Repositories {
+  readonly db: Database;
+
+  private constructor(db: Database) {
+    super(db);
+    this.db = db;
+  }
+
+  /**
+   * Opens (creating if needed) and migrates the store at `location`: a SQLite path (':memory:' for a
+   * throwaway one) or a StoreLocation. Rejects with the floor's StoreVersionError or StoreConnectError.
+   */
+  static async open(location: string | StoreLocation): Promise<Store> {
+    const where: StoreLocation = typeof location === 'string' ? { dialect: 'sqlite', path: location } : location;
+    const db = await openDatabase(where.dialect === 'postgres' ? { ...where, schema: where.schema ?? SERVICE_SCHEMA } : where, SERVICE_SCHEMA);
     try {
-      migrate(db);
+      await migrate(db, SERVICE_MIGRATIONS);
     } catch (error) {
-      db.close();
+      await db.close();
       throw error;
     }
     return new Store(db);
   }
 
-  /** Runs `work` in one transaction: all of its writes land, or none do. */
-  transaction<T>(work: () => T): T {
-    return this.db.transaction(work);
+  /**
+   * Runs `work` in one transaction on the repositories it is given: all of its writes land, or none
+   * do. Inside, use those only (on SQLite a call on the store itself waits for this transaction).
+   */
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => work(new Repositories(tx)));
   }
 
-  isEmpty(): boolean {
-    return this.organizations.count() === 0;
-  }
-
-  close(): void {
-    this.db.close();
+  close(): Promise<void> {
+    return this.db.close();
   }
 }

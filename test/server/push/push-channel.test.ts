@@ -22,7 +22,7 @@ const TOKEN = 'push-token-for-tests-0123456789abcdef';
 
 beforeAll(async () => {
   service = await startService({ databasePath: ':memory:', seedDemo: false, scheduler: false, log: () => undefined, notifications: { retryDelaysMs: [] } });
-  const { apiKey } = createOrganization(service.store, { name: 'Push Co', plan: 'pro' });
+  const { apiKey } = await createOrganization(service.store, { name: 'Push Co', plan: 'pro' });
   client = createClient({ baseUrl: service.url, apiKey, maxRetries: 0 });
   site = createServer((req, res) => receiver.handle(req, res));
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));

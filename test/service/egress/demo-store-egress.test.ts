@@ -71,7 +71,7 @@ describe('a second organization in a demo store (ALLOW_PRIVATE_TARGETS unset)', 
     const seen = peer.received.length;
 
     // Saved before the policy (straight into the store), and a name that resolves to loopback.
-    const legacy = test.service.store.monitors.insert(test.orgA.organizationId, createMonitorSchema.parse({ name: 'Legacy', type: 'http', url, rules: bodyOracle }), new Date());
+    const legacy = await test.service.store.monitors.insert(test.orgA.organizationId, createMonitorSchema.parse({ name: 'Legacy', type: 'http', url, rules: bodyOracle }), new Date());
     expect(dataOf(await test.a.post(`/monitors/${legacy.id}/run`))).toMatchObject({ status: 'down', statusCode: null, error: expect.stringMatching(/^refused: 127\.0\.0\.1 is not a public address \(loopback\)/) });
     const named = idOf(await test.a.post('/monitors', { name: 'Named', type: 'tcp', host: 'db.example.test', port: Number(new URL(peer.url).port) }));
     expect(dataOf(await test.a.post(`/monitors/${named}/run`))).toMatchObject({ status: 'down', error: expect.stringMatching(/^refused: db\.example\.test resolves to an address that is not public/) });
@@ -83,13 +83,13 @@ describe('a second organization in a demo store (ALLOW_PRIVATE_TARGETS unset)', 
     const { t: test, demo } = await demoStore({ notifications: { deliver: true, retryDelaysMs: [10] } });
     const hook = `${peer.url}/echo`;
     const demoChannel = idOf(await demo.post('/notifications', { name: 'Local', type: 'slack', webhookUrl: hook }));
-    const legacy = test.service.store.notifications.insert(test.orgA.organizationId, createChannelSchema.parse({ name: 'Legacy', type: 'slack', webhookUrl: hook }), new Date());
+    const legacy = await test.service.store.notifications.insert(test.orgA.organizationId, createChannelSchema.parse({ name: 'Legacy', type: 'slack', webhookUrl: hook }), new Date());
 
     await demo.post('/incidents', { title: 'Demo down', message: 'Looking.', monitorIds: [] });
     await test.a.post('/incidents', { title: 'A down', message: 'Looking.', monitorIds: [] });
-    await vi.waitFor(() => {
-      expect(test.service.store.deliveries.forChannel(demoChannel)).toMatchObject([{ outcome: 'delivered' }]);
-      expect(test.service.store.deliveries.forChannel(legacy.id)).toMatchObject([{ outcome: 'failed', willRetry: false, error: expect.stringMatching(/^refused: 127\.0\.0\.1 is not a public address/) }]);
+    await vi.waitFor(async () => {
+      expect(await test.service.store.deliveries.forChannel(demoChannel)).toMatchObject([{ outcome: 'delivered' }]);
+      expect(await test.service.store.deliveries.forChannel(legacy.id)).toMatchObject([{ outcome: 'failed', willRetry: false, error: expect.stringMatching(/^refused: 127\.0\.0\.1 is not a public address/) }]);
     });
     expect(peer.received.map((request) => request.url)).toEqual(['/echo']);
   });
@@ -101,7 +101,7 @@ describe('a second organization in a demo store (ALLOW_PRIVATE_TARGETS unset)', 
     const channel = idOf(await test.a.post('/notifications', { name: 'Push', type: 'slack', webhookUrl: `${peer.url}/echo` }));
     expect(expectError(await test.a.post('/notifications', { name: 'Other port', type: 'slack', webhookUrl: `http://127.0.0.1:${Number(new URL(peer.url).port) + 1}/` }), 400, 'validation_error')).toEqual(['webhookUrl']);
     await test.a.post('/incidents', { title: 'A down', message: 'Looking.', monitorIds: [] });
-    await vi.waitFor(() => expect(test.service.store.deliveries.forChannel(channel)).toMatchObject([{ outcome: 'delivered' }]));
+    await vi.waitFor(async () => expect(await test.service.store.deliveries.forChannel(channel)).toMatchObject([{ outcome: 'delivered' }]));
     expect(peer.received.map((request) => request.url)).toEqual(['/echo']);
   });
 
@@ -114,10 +114,10 @@ describe('a second organization in a demo store (ALLOW_PRIVATE_TARGETS unset)', 
     const ofDemo = idOf(await demo.post('/monitors', { name: 'Scheduled', type: 'http', url, interval: 30 }));
     const ofA = idOf(await engine.a.post('/monitors', { name: 'Scheduled', type: 'http', url, interval: 30 }));
     engine.clock.advance(0);
-    await vi.waitFor(() => expect([engine.checks(ofDemo), engine.checks(ofA)]).toEqual([1, 1]));
-    const latest = (id: string) => engine.service.store.checks.list(id, { limit: 1, offset: 0 })[0];
-    expect(latest(ofDemo)).toMatchObject({ status: 'up' });
-    expect(latest(ofA)).toMatchObject({ status: 'down', error: expect.stringMatching(/^refused: scheduled\.example\.test resolves/) });
+    await vi.waitFor(async () => expect([await engine.checks(ofDemo), await engine.checks(ofA)]).toEqual([1, 1]));
+    const latest = async (id: string) => (await engine.service.store.checks.list(id, { limit: 1, offset: 0 }))[0];
+    expect(await latest(ofDemo)).toMatchObject({ status: 'up' });
+    expect(await latest(ofA)).toMatchObject({ status: 'down', error: expect.stringMatching(/^refused: scheduled\.example\.test resolves/) });
     expect(peer.received.filter((request) => request.headers.host?.startsWith('scheduled.example.test'))).toHaveLength(1);
   });
 });
@@ -134,7 +134,7 @@ describe('ALLOW_PRIVATE_TARGETS set in a demo store', () => {
     const { demo, t: test } = await demoStore({ allowPrivateTargets: false });
     expect(expectError(await demo.post('/monitors', { name: 'Local', type: 'http', url: `${peer.url}/`, active: false }), 400, 'validation_error')).toEqual(['url']);
     // The demo's seeded local monitor (this API's /health) is refused when connecting.
-    const api = test.service.store.demoTargets.monitorFor('api');
+    const api = await test.service.store.demoTargets.monitorFor('api');
     if (!api) throw new Error('no demo API monitor');
     expect(dataOf(await demo.post(`/monitors/${api}/run`))).toMatchObject({ status: 'down', error: expect.stringMatching(/^refused: 127\.0\.0\.1/) });
     expect(test.service.privateTargets).toBe('none');

@@ -123,7 +123,7 @@ describe('targets refused when connecting', () => {
     const secret = await secretServer();
     const test = await service();
     // As a monitor saved before the policy existed: straight into the store.
-    const monitor = test.service.store.monitors.insert(
+    const monitor = await test.service.store.monitors.insert(
       test.orgA.organizationId,
       createMonitorSchema.parse({ name: 'Oracle', type: 'http', url: `http://localhost:${secret.port}/`, rules: bodyOracle }),
       new Date(),
@@ -198,15 +198,15 @@ describe('targets refused when connecting', () => {
   it('refuses a chat webhook saved with a loopback address, without retrying', async () => {
     const secret = await secretServer();
     const test = await service({ notifications: { deliver: true, retryDelaysMs: [10, 10] } });
-    const channel = test.service.store.notifications.insert(
+    const channel = await test.service.store.notifications.insert(
       test.orgA.organizationId,
       createChannelSchema.parse({ name: 'Legacy', type: 'slack', webhookUrl: `http://localhost:${secret.port}/hook` }),
       new Date(),
     );
     await test.a.post('/incidents', { title: 'Down', message: 'Looking.', monitorIds: [] });
-    await vi.waitFor(() => expect(test.service.store.deliveries.forChannel(channel.id)).toHaveLength(1));
+    await vi.waitFor(async () => expect(await test.service.store.deliveries.forChannel(channel.id)).toHaveLength(1));
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const attempts = test.service.store.deliveries.forChannel(channel.id);
+    const attempts = await test.service.store.deliveries.forChannel(channel.id);
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ outcome: 'failed', willRetry: false, error: expect.stringMatching(/^refused: localhost is this machine/) });
     expect(secret.hits).toEqual([]);

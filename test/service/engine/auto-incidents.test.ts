@@ -38,7 +38,7 @@ describe('automatic incidents', () => {
     target.mode = mode;
     t.clock.advance(checkCount === 0 ? 0 : 30_000);
     checkCount++;
-    await vi.waitFor(() => expect(t.checks(id)).toBe(checkCount));
+    await vi.waitFor(async () => expect(await t.checks(id)).toBe(checkCount));
   };
   const incidents = async () => listOf(await t.a.get('/incidents')).items;
 
@@ -53,7 +53,7 @@ describe('automatic incidents', () => {
     // One of the page's four monitors down: a quarter, so major.
     expect(opened).toMatchObject({ title: 'Checkout is down', status: 'investigating', severity: 'major', resolvedAt: null, monitors: [{ monitor: { id, name: 'Checkout' } }] });
     expect((opened?.updates as { message: string }[])[0]?.message).toMatch(/^Checkout failed 2 consecutive checks \(latest from eu: status code 500 is not 2xx or 3xx\)\. This incident was opened automatically\.$/);
-    await vi.waitFor(() => expect(hooks.forPath('/incidents').map((hook) => hook.event)).toEqual(['onIncidentCreated']));
+    await vi.waitFor(async () => expect(hooks.forPath('/incidents').map((hook) => hook.event)).toEqual(['onIncidentCreated']));
 
     // Still down: no second incident.
     await check(id, 'error');
@@ -65,7 +65,7 @@ describe('automatic incidents', () => {
     const updates = resolved.updates as { status: string; message: string }[];
     expect(updates).toHaveLength(2);
     expect(updates[0]).toMatchObject({ status: 'resolved', message: expect.stringMatching(/^Checkout is up again \(check from eu passed in \d+ ms\)\. Resolved automatically\.$/) });
-    await vi.waitFor(() => expect(hooks.forPath('/incidents').map((hook) => hook.event)).toEqual(['onIncidentCreated', 'onIncidentResolved']));
+    await vi.waitFor(async () => expect(hooks.forPath('/incidents').map((hook) => hook.event)).toEqual(['onIncidentCreated', 'onIncidentResolved']));
 
     // The next outage is a new incident.
     await check(id, 'error');

@@ -27,7 +27,7 @@ describe('notification delivery', () => {
     await t.close();
     await Promise.all([hooks.close(), smtp.close(), target.close()]);
   });
-  const attempts = (channelId: string): DeliveryAttemptRecord[] => t.service.store.deliveries.forChannel(channelId);
+  const attempts = (channelId: string): Promise<DeliveryAttemptRecord[]> => t.service.store.deliveries.forChannel(channelId);
 
   /** Raises each of the eight events once (and cancels a window, which raises none). */
   const raiseAllEvents = async () => {
@@ -62,7 +62,7 @@ describe('notification delivery', () => {
     await raiseAllEvents();
 
     const expectedMail = EVENT_FLAGS.filter((flag) => flag !== 'onIncidentUpdated');
-    await vi.waitFor(() => {
+    await vi.waitFor(async () => {
       for (const flag of EVENT_FLAGS) expect(hooks.forPath(`/${flag}`).length, flag).toBeGreaterThan(0);
       expect(smtp.mails.length).toBeGreaterThanOrEqual(expectedMail.length + 1);
     });
@@ -74,12 +74,12 @@ describe('notification delivery', () => {
       expect(received[0]?.contentType).toBe('application/json; charset=utf-8');
       expect(typeof received[0]?.body.text).toBe('string');
       expect(Array.isArray(received[0]?.body.blocks)).toBe(true);
-      expect(attempts(perFlag.get(flag) ?? '').map((attempt) => [attempt.event, attempt.attempt, attempt.outcome, attempt.statusCode])).toEqual(
+      expect((await attempts(perFlag.get(flag) ?? '')).map((attempt) => [attempt.event, attempt.attempt, attempt.outcome, attempt.statusCode])).toEqual(
         received.map(() => [flag, 1, 'delivered', 200]),
       );
     }
     expect(hooks.forPath('/muted')).toEqual([]);
-    expect(attempts(disabled)).toEqual([]);
+    expect(await attempts(disabled)).toEqual([]);
     expect(hooks.forPath('/other-org')).toEqual([]);
 
     expect(smtp.mails.map((message) => message.event)).toEqual(
@@ -92,7 +92,7 @@ describe('notification delivery', () => {
     }
     expect(smtp.mails[0]?.subject).toBe('[Org A] Monitor down: Checkout');
     expect(smtp.mails[0]?.text).toContain('Checkout (http) failed 2 consecutive checks.');
-    expect(attempts(mail).every((attempt) => attempt.outcome === 'delivered' && attempt.statusCode === 250)).toBe(true);
+    expect((await attempts(mail)).every((attempt) => attempt.outcome === 'delivered' && attempt.statusCode === 250)).toBe(true);
 
     const down = hooks.forPath('/onMonitorDown')[0];
     expect(down?.body.text).toBe(':red_circle: Monitor down: Checkout: Checkout (http) failed 2 consecutive checks.');
@@ -117,32 +117,32 @@ describe('notification delivery', () => {
     const response = await t.a.post('/incidents', { monitorIds: [], title: 'Outage', message: 'Down.' });
     expect(response.status).toBe(201);
     expect(performance.now() - started).toBeLessThan(500);
-    await vi.waitFor(() => expect(hooks.forPath('/healthy')).toHaveLength(1));
-    expect(attempts(hung)).toEqual([]);
+    await vi.waitFor(async () => expect(hooks.forPath('/healthy')).toHaveLength(1));
+    expect(await attempts(hung)).toEqual([]);
     expect((await t.a.get('/incidents')).status).toBe(200);
 
-    const outcomes = (id: string) => attempts(id).map((attempt) => [attempt.attempt, attempt.outcome, attempt.willRetry, attempt.statusCode]);
+    const outcomes = async (id: string) => (await attempts(id)).map((attempt) => [attempt.attempt, attempt.outcome, attempt.willRetry, attempt.statusCode]);
     await vi.waitFor(
-      () => {
-        expect(outcomes(dead)).toEqual([[1, 'failed', true, 500], [2, 'failed', true, 500], [3, 'failed', true, 500], [4, 'failed', false, 500]]);
-        expect(outcomes(refused)).toEqual([[1, 'failed', true, null], [2, 'failed', true, null], [3, 'failed', true, null], [4, 'failed', false, null]]);
-        expect(attempts(hung)).toHaveLength(4);
+      async () => {
+        expect(await outcomes(dead)).toEqual([[1, 'failed', true, 500], [2, 'failed', true, 500], [3, 'failed', true, 500], [4, 'failed', false, 500]]);
+        expect(await outcomes(refused)).toEqual([[1, 'failed', true, null], [2, 'failed', true, null], [3, 'failed', true, null], [4, 'failed', false, null]]);
+        expect(await attempts(hung)).toHaveLength(4);
       },
       { timeout: 8000, interval: 50 },
     );
     // A 404 will not change: no retry.
-    expect(outcomes(gone)).toEqual([[1, 'failed', false, 404]]);
-    expect(outcomes(healthy)).toEqual([[1, 'delivered', false, 200]]);
-    expect(attempts(refused)[0]?.error).toBe('connection refused');
-    expect(attempts(hung)[0]?.error).toBe('timed out after 400 ms');
-    expect(attempts(dead)[0]?.error).toBe('webhook answered HTTP 500');
+    expect(await outcomes(gone)).toEqual([[1, 'failed', false, 404]]);
+    expect(await outcomes(healthy)).toEqual([[1, 'delivered', false, 200]]);
+    expect((await attempts(refused))[0]?.error).toBe('connection refused');
+    expect((await attempts(hung))[0]?.error).toBe('timed out after 400 ms');
+    expect((await attempts(dead))[0]?.error).toBe('webhook answered HTTP 500');
     // Backoff: the configured 20, 40, 80 ms between attempts (at least).
     const deadTimes = hooks.forPath('/dead/T000/secret-token').map((hook) => hook.at);
     expect(deadTimes).toHaveLength(4);
     [20, 40, 80].forEach((delay, index) => expect((deadTimes[index + 1] ?? 0) - (deadTimes[index] ?? 0)).toBeGreaterThanOrEqual(delay - 5));
     // The same delivery id on every retry, so a receiver can deduplicate.
     expect(new Set(hooks.forPath('/dead/T000/secret-token').map((hook) => hook.delivery)).size).toBe(1);
-    const stored = JSON.stringify(t.service.store.db.connection.prepare('SELECT * FROM notification_deliveries').all());
+    const stored = JSON.stringify((await t.service.store.db.all('SELECT * FROM notification_deliveries')));
     expect(stored).not.toContain('secret-token');
     expect(t.logs.join('\n')).not.toContain('secret-token');
   }, 15_000);
@@ -151,28 +151,28 @@ describe('notification delivery', () => {
     const flaky = idOf(await t.a.post('/notifications', { name: 'flaky', type: 'slack', webhookUrl: hooks.url('/flaky') }));
     hooks.setMode('/flaky', 'hang');
     await t.a.post('/incidents', { monitorIds: [], title: 'Outage', message: 'Down.' });
-    await vi.waitFor(() => expect(hooks.forPath('/flaky')).toHaveLength(1));
+    await vi.waitFor(async () => expect(hooks.forPath('/flaky')).toHaveLength(1));
     await t.a.patch(`/notifications/${flaky}`, { enabled: false });
-    await vi.waitFor(() => expect(attempts(flaky)).toHaveLength(1), { timeout: 3000 });
+    await vi.waitFor(async () => expect(await attempts(flaky)).toHaveLength(1), { timeout: 3000 });
     await settle(300);
     expect(hooks.forPath('/flaky')).toHaveLength(1);
-    expect(attempts(flaky)).toHaveLength(1);
+    expect(await attempts(flaky)).toHaveLength(1);
   });
 
   it('retries an e-mail the server defers and gives up on one it rejects', async () => {
     const mail = idOf(await t.a.post('/notifications', { name: 'mail', type: 'email', recipientEmail: 'oncall@acme.test', ...only('onIncidentCreated') }));
     smtp.rejectWith = 451;
     await t.a.post('/incidents', { monitorIds: [], title: 'Deferred', message: 'a' });
-    await vi.waitFor(() => expect(attempts(mail)).toHaveLength(1));
+    await vi.waitFor(async () => expect(await attempts(mail)).toHaveLength(1));
     smtp.rejectWith = null;
-    await vi.waitFor(() => expect(attempts(mail).map((attempt) => [attempt.outcome, attempt.statusCode])).toEqual([['failed', 451], ['delivered', 250]]));
+    await vi.waitFor(async () => expect((await attempts(mail)).map((attempt) => [attempt.outcome, attempt.statusCode])).toEqual([['failed', 451], ['delivered', 250]]));
     expect(smtp.mails.map((message) => message.subject)).toEqual(['[Org A] Incident opened: Deferred']);
 
     smtp.rejectWith = 550;
     await t.a.post('/incidents', { monitorIds: [], title: 'Rejected', message: 'b' });
-    await vi.waitFor(() => expect(attempts(mail)).toHaveLength(3));
+    await vi.waitFor(async () => expect(await attempts(mail)).toHaveLength(3));
     await settle(200);
-    expect(attempts(mail)[2]).toMatchObject({ outcome: 'failed', statusCode: 550, willRetry: false, attempt: 1 });
+    expect((await attempts(mail))[2]).toMatchObject({ outcome: 'failed', statusCode: 550, willRetry: false, attempt: 1 });
   });
 });
 
@@ -181,8 +181,8 @@ describe('notification delivery without SMTP', () => {
     const t = await startEngineService();
     const mail = idOf(await t.a.post('/notifications', { name: 'mail', type: 'email', recipientEmail: 'oncall@acme.test' }));
     await t.a.post('/incidents', { monitorIds: [], title: 'Quiet', message: 'a' });
-    await vi.waitFor(() => expect(t.service.store.deliveries.forChannel(mail)).toHaveLength(1));
-    expect(t.service.store.deliveries.forChannel(mail)[0]).toMatchObject({ outcome: 'skipped', error: 'e-mail is not configured (set SMTP_HOST)', willRetry: false, statusCode: null });
+    await vi.waitFor(async () => expect(await t.service.store.deliveries.forChannel(mail)).toHaveLength(1));
+    expect((await t.service.store.deliveries.forChannel(mail))[0]).toMatchObject({ outcome: 'skipped', error: 'e-mail is not configured (set SMTP_HOST)', willRetry: false, statusCode: null });
     await t.close();
   });
 });

@@ -58,7 +58,7 @@ describe('the demo with the engine running', () => {
     await Promise.all([site.close(), target.close()]);
   });
   const id = (name: string): string => byName.get(name) ?? '';
-  const checks = (name: string): number => service.store.checks.count(id(name));
+  const checks = (name: string): Promise<number> => service.store.checks.count(id(name));
   const monitor = async (name: string) => dataOf(await client.get(`/monitors/${id(name)}`));
 
   it('serves an unauthenticated health endpoint', async () => {
@@ -74,16 +74,16 @@ describe('the demo with the engine running', () => {
 
   it('checks the API itself and the closed port, and nothing else until the site URL is known', async () => {
     clock.advance(0);
-    await vi.waitFor(() => expect([checks('Public API'), checks('Primary database')]).toEqual([HISTORY + 3, HISTORY + 1]));
+    await vi.waitFor(async () => expect([await checks('Public API'), await checks('Primary database')]).toEqual([HISTORY + 3, HISTORY + 1]));
     expect(await monitor('Public API')).toMatchObject({ currentStatus: 'up', lastStatus: 'up' });
     expect(await monitor('Primary database')).toMatchObject({ currentStatus: 'up', lastStatus: 'down' });
-    expect(checks('Website')).toBe(HISTORY);
+    expect(await checks('Website')).toBe(HISTORY);
     expect(site.hits()).toBe(0);
   });
 
   it('takes the closed port down after two failures and opens an incident', async () => {
     clock.advance(30_000);
-    await vi.waitFor(() => expect(checks('Primary database')).toBe(HISTORY + 2));
+    await vi.waitFor(async () => expect(await checks('Primary database')).toBe(HISTORY + 2));
     expect(await monitor('Primary database')).toMatchObject({ currentStatus: 'down' });
     const incident = listOf(await client.get('/incidents')).items.find((item) => item.title === 'Primary database is down');
     // Payments API (seeded) and the database: 2 of the public page's 8 monitors.
@@ -92,11 +92,11 @@ describe('the demo with the engine running', () => {
 
   it('records deliveries to the demo channels as skipped, never sending them', async () => {
     const channels = listOf(await client.get('/notifications')).items;
-    await vi.waitFor(() => {
-      for (const channel of channels) expect(service.store.deliveries.forChannel(String(channel.id)).length).toBeGreaterThan(0);
+    await vi.waitFor(async () => {
+      for (const channel of channels) expect((await service.store.deliveries.forChannel(String(channel.id))).length).toBeGreaterThan(0);
     });
     for (const channel of channels) {
-      for (const attempt of service.store.deliveries.forChannel(String(channel.id))) {
+      for (const attempt of await service.store.deliveries.forChannel(String(channel.id))) {
         expect(attempt).toMatchObject({ outcome: 'skipped', error: 'demo channel: not delivered' });
       }
     }
@@ -105,7 +105,7 @@ describe('the demo with the engine running', () => {
   it('recovers and resolves the incident once the port opens', async () => {
     const listener = await openPort(port);
     clock.advance(30_000);
-    await vi.waitFor(() => expect(checks('Primary database')).toBe(HISTORY + 3));
+    await vi.waitFor(async () => expect(await checks('Primary database')).toBe(HISTORY + 3));
     await listener.close();
     expect(await monitor('Primary database')).toMatchObject({ currentStatus: 'up', lastStatus: 'up' });
     const incident = listOf(await client.get('/incidents')).items.find((item) => item.title === 'Primary database is down');
@@ -116,7 +116,7 @@ describe('the demo with the engine running', () => {
     service.setSiteUrl(`${site.url}/`);
     expect(await monitor('Website')).toMatchObject({ url: `${site.url}/healthz` });
     clock.advance(0);
-    await vi.waitFor(() => expect(checks('Website')).toBe(HISTORY + 2));
+    await vi.waitFor(async () => expect(await checks('Website')).toBe(HISTORY + 2));
     expect(site.hits()).toBe(2);
     expect(await monitor('Website')).toMatchObject({ currentStatus: 'up' });
   });
@@ -124,14 +124,14 @@ describe('the demo with the engine running', () => {
   it('never checks the simulated demo monitors, until one gets a real target', async () => {
     for (let round = 1; round <= 5; round++) {
       clock.advance(30_000);
-      await vi.waitFor(() => expect(checks('Primary database')).toBe(HISTORY + 3 + round));
+      await vi.waitFor(async () => expect(await checks('Primary database')).toBe(HISTORY + 3 + round));
     }
-    for (const name of ['Dashboard', 'Payments API', 'Cache cluster', 'Edge network', 'DNS', 'Build runners']) expect(checks(name), name).toBe(HISTORY);
+    for (const name of ['Dashboard', 'Payments API', 'Cache cluster', 'Edge network', 'DNS', 'Build runners']) expect(await checks(name), name).toBe(HISTORY);
     expect(await monitor('Payments API')).toMatchObject({ currentStatus: 'down' });
 
     await client.patch(`/monitors/${id('Dashboard')}`, { url: `${target.url}/landed` });
     clock.advance(60_000);
-    await vi.waitFor(() => expect(checks('Dashboard')).toBe(HISTORY + 1));
+    await vi.waitFor(async () => expect(await checks('Dashboard')).toBe(HISTORY + 1));
     expect(target.received.map((request) => request.url)).toContain('/landed');
     expect(logs.join('\n')).not.toContain('hooks.slack.example');
   });
@@ -146,7 +146,7 @@ describe('simulated demo monitors', () => {
     const response = await client.post(`/monitors/${String(payments?.id)}/run`);
     expect(response.status).toBe(409);
     expect(response.json).toMatchObject({ error: { code: 'invalid_state' } });
-    expect(service.store.checks.count(String(payments?.id))).toBe(HISTORY);
+    expect(await service.store.checks.count(String(payments?.id))).toBe(HISTORY);
     await service.close();
   });
 });

@@ -57,20 +57,20 @@ describe('fairness between organizations', () => {
     }
     // Created last, so it is queued behind all fifty of the first organization's checks.
     const healthy = idOf(await t.b.post('/monitors', { name: 'Healthy', type: 'http', url: `${target.url}/`, interval: 10, timeout: 1 }));
-    const checksOfA = () => hanging.reduce((sum, id) => sum + t.checks(id), 0);
+    const checksOfA = async () => (await Promise.all(hanging.map((id) => t.checks(id)))).reduce((sum, n) => sum + n, 0);
 
     for (let interval = 0; interval < 3; interval++) {
       const started = performance.now();
       t.clock.advance(interval === 0 ? 0 : INTERVAL_MS);
-      await vi.waitFor(() => expect(t.checks(healthy)).toBe(interval + 1), { timeout: PROMPT_MS, interval: 10 });
+      await vi.waitFor(async () => expect(await t.checks(healthy)).toBe(interval + 1), { timeout: PROMPT_MS, interval: 10 });
       expect(performance.now() - started).toBeLessThan(PROMPT_MS);
       if (interval === 0) {
         // Not one of the first organization's checks had ended: the healthy one never waited for them.
-        expect(checksOfA()).toBe(0);
+        expect(await checksOfA()).toBe(0);
         expect(blackhole.accepted()).toBeGreaterThan(0);
       }
     }
-    expect(t.service.store.checks.list(healthy, { limit: 10, offset: 0 }).map((check) => check.status)).toEqual(['up', 'up', 'up']);
+    expect((await t.service.store.checks.list(healthy, { limit: 10, offset: 0 })).map((check) => check.status)).toEqual(['up', 'up', 'up']);
   });
 
   it('lets one organization alone use every slot but one', async () => {
@@ -78,9 +78,9 @@ describe('fairness between organizations', () => {
     for (let n = 0; n < 10; n++) ids.push(idOf(await t.a.post('/monitors', { name: `Hang ${n}`, type: 'http', url: blackhole.url, interval: 10, timeout: 1 })));
     t.clock.advance(0);
     // Eight slots, one busy organization: seven at a time, the eighth kept for another organization.
-    await vi.waitFor(() => expect(blackhole.accepted()).toBe(7), { timeout: PROMPT_MS });
+    await vi.waitFor(async () => expect(blackhole.accepted()).toBe(7), { timeout: PROMPT_MS });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(blackhole.accepted()).toBe(7);
-    await vi.waitFor(() => expect(blackhole.accepted()).toBe(10), { timeout: 2_000 });
+    await vi.waitFor(async () => expect(blackhole.accepted()).toBe(10), { timeout: 2_000 });
   });
 });

@@ -5,7 +5,7 @@ import { ManualClock } from './manual-clock.ts';
 export interface EngineTest extends TestService {
   clock: ManualClock;
   /** Checks stored for a monitor. */
-  checks(monitorId: string): number;
+  checks(monitorId: string): Promise<number>;
 }
 
 /**

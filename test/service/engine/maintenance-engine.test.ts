@@ -32,11 +32,11 @@ describe('maintenance and the engine', () => {
     await t.a.post(`/maintenance/${window}/start`);
     for (let round = 1; round <= 3; round++) {
       t.clock.advance(round === 1 ? 0 : 30_000);
-      await vi.waitFor(() => expect([t.checks(inside), t.checks(outside)]).toEqual([round, round]));
+      await vi.waitFor(async () => expect([await t.checks(inside), await t.checks(outside)]).toEqual([round, round]));
     }
     expect(dataOf(await t.a.get(`/monitors/${inside}`))).toMatchObject({ currentStatus: 'maintenance', lastStatus: 'down' });
     expect(dataOf(await t.a.get(`/monitors/${outside}`))).toMatchObject({ currentStatus: 'down' });
-    await vi.waitFor(() => expect(events()).toContain('onMonitorDown'));
+    await vi.waitFor(async () => expect(events()).toContain('onMonitorDown'));
     await settle();
     expect(events()).toEqual(['onMaintenanceScheduled', 'onMaintenanceStarted', 'onMonitorDown']);
     const downHook = hooks.forPath('/all').find((hook) => hook.event === 'onMonitorDown');
@@ -47,7 +47,7 @@ describe('maintenance and the engine', () => {
     await t.a.post(`/maintenance/${window}/complete`);
     expect(dataOf(await t.a.get(`/monitors/${inside}`)).currentStatus).toBe('down');
     t.clock.advance(30_000);
-    await vi.waitFor(() => expect(t.checks(inside)).toBe(4));
+    await vi.waitFor(async () => expect(await t.checks(inside)).toBe(4));
     await settle();
     expect(events()).toEqual(['onMaintenanceScheduled', 'onMaintenanceStarted', 'onMonitorDown', 'onMaintenanceCompleted']);
   });
@@ -63,7 +63,7 @@ describe('maintenance and the engine', () => {
     expect(dataOf(await t.a.get(`/maintenance/${window}`))).toMatchObject({ status: 'in_progress', startedAt: at(60_000) });
     t.clock.advance(60_000);
     expect(dataOf(await t.a.get(`/maintenance/${window}`))).toMatchObject({ status: 'completed', completedAt: at(120_000) });
-    await vi.waitFor(() => expect(events()).toEqual(['onMaintenanceScheduled', 'onMaintenanceScheduled', 'onMaintenanceStarted', 'onMaintenanceCompleted']));
+    await vi.waitFor(async () => expect(events()).toEqual(['onMaintenanceScheduled', 'onMaintenanceScheduled', 'onMaintenanceStarted', 'onMaintenanceCompleted']));
     const started = hooks.forPath('/all')[2];
     expect(JSON.stringify(started?.body.blocks)).toContain('moved by its scheduled time');
   });
@@ -76,7 +76,7 @@ describe('maintenance and the engine', () => {
     t.clock.advance(600_000);
     expect(dataOf(await t.a.get(`/maintenance/${cancelled}`)).status).toBe('cancelled');
     expect(dataOf(await t.a.get(`/maintenance/${late}`)).status).toBe('completed');
-    await vi.waitFor(() => expect(events()).toHaveLength(4));
+    await vi.waitFor(async () => expect(events()).toHaveLength(4));
     await settle();
     expect(events()).toEqual(['onMaintenanceScheduled', 'onMaintenanceStarted', 'onMaintenanceScheduled', 'onMaintenanceCompleted']);
   });

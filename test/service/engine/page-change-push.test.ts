@@ -33,7 +33,7 @@ describe('status page changes on Porchlight push channels', () => {
     await t.a.patch(`/status-pages/${page}`, { isPublic: false });
     await t.a.delete(`/status-pages/${page}`);
 
-    await vi.waitFor(() => expect(hooks.forPath(push)).toHaveLength(4));
+    await vi.waitFor(async () => expect(hooks.forPath(push)).toHaveLength(4));
     await settle();
     expect(hooks.forPath(push).map((hook) => hook.event)).toEqual(Array.from({ length: 4 }, () => PAGE_CHANGED_EVENT));
     expect(String(hooks.forPath(push)[0]?.body.text)).toContain('new-page');
@@ -46,7 +46,7 @@ describe('status page changes on Porchlight push channels', () => {
     const push = '/_porchlight/push/token-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
     await t.a.post('/notifications', { name: 'Porchlight live updates', type: 'slack', webhookUrl: hooks.url(push) });
     await t.a.post('/status-pages', { name: 'Taken', slug: 'taken', monitors: [] });
-    await vi.waitFor(() => expect(hooks.forPath(push)).toHaveLength(1));
+    await vi.waitFor(async () => expect(hooks.forPath(push)).toHaveLength(1));
     const refused = await t.a.post('/status-pages', { name: 'Again', slug: 'taken', monitors: [] });
     expect(refused.status).toBe(409);
     const missing = await t.a.delete('/status-pages/pag_doesnotexist');

@@ -29,7 +29,7 @@ describe('scheduler', () => {
   it('checks each active monitor from each of its regions at its interval and records each check', async () => {
     const id = await monitor({ regions: ['eu', 'us', 'asia'] });
     t.clock.advance(0);
-    await vi.waitFor(() => expect(t.checks(id)).toBe(3));
+    await vi.waitFor(async () => expect(await t.checks(id)).toBe(3));
     const first = listOf(await t.a.get(`/monitors/${id}/checks`)).items;
     expect(first.map((check) => check.region).sort()).toEqual(['asia', 'eu', 'us']);
     for (const check of first) {
@@ -40,9 +40,9 @@ describe('scheduler', () => {
 
     t.clock.advance(29_999);
     await settle();
-    expect(t.checks(id)).toBe(3);
+    expect(await t.checks(id)).toBe(3);
     t.clock.advance(1);
-    await vi.waitFor(() => expect(t.checks(id)).toBe(6));
+    await vi.waitFor(async () => expect(await t.checks(id)).toBe(6));
     expect(dataOf(await t.a.get(`/monitors/${id}`)).lastCheckedAt).toBe('2030-01-01T00:00:30.000Z');
     expect(target.received.filter((request) => request.url === '/')).toHaveLength(6);
   });
@@ -60,7 +60,7 @@ describe('scheduler', () => {
     const step = async (mode: TargetServer['mode'], count: number) => {
       target.mode = mode;
       t.clock.advance(count === 1 ? 0 : 30_000);
-      await vi.waitFor(() => expect(t.checks(id)).toBe(count), { timeout: 3000 });
+      await vi.waitFor(async () => expect(await t.checks(id)).toBe(count), { timeout: 3000 });
       return { check: listOf(await t.a.get(`/monitors/${id}/checks?limit=1`)).items[0], monitor: dataOf(await t.a.get(`/monitors/${id}`)) };
     };
 
@@ -80,25 +80,25 @@ describe('scheduler', () => {
   it('stops checking a paused monitor at once, discarding a check in flight, and resumes with a fresh schedule', async () => {
     const id = await monitor({ timeout: 1 });
     t.clock.advance(0);
-    await vi.waitFor(() => expect(t.checks(id)).toBe(1));
+    await vi.waitFor(async () => expect(await t.checks(id)).toBe(1));
 
     target.mode = 'slow';
     t.clock.advance(30_000);
-    await vi.waitFor(() => expect(target.received).toHaveLength(2));
+    await vi.waitFor(async () => expect(target.received).toHaveLength(2));
     expect((await t.a.patch(`/monitors/${id}`, { active: false })).status).toBe(200);
     // The check in flight times out after 1 s; its result belongs to a paused monitor and is dropped.
     await settle(1300);
     t.clock.advance(120_000);
     await settle();
     expect(target.received).toHaveLength(2);
-    expect(t.checks(id)).toBe(1);
+    expect(await t.checks(id)).toBe(1);
     expect(dataOf(await t.a.get(`/monitors/${id}`))).toMatchObject({ currentStatus: 'paused', lastStatus: 'up' });
 
     target.mode = 'up';
     await t.a.patch(`/monitors/${id}`, { active: true });
     expect(dataOf(await t.a.get(`/monitors/${id}`)).currentStatus).toBe('pending');
     t.clock.advance(0);
-    await vi.waitFor(() => expect(t.checks(id)).toBe(2));
+    await vi.waitFor(async () => expect(await t.checks(id)).toBe(2));
     expect(dataOf(await t.a.get(`/monitors/${id}`)).currentStatus).toBe('up');
   });
 
@@ -106,25 +106,25 @@ describe('scheduler', () => {
     const id = await monitor({});
     const other = await monitor({ name: 'Other', url: `${target.url}/landed` });
     t.clock.advance(0);
-    await vi.waitFor(() => expect(t.checks(id) + t.checks(other)).toBe(2));
+    await vi.waitFor(async () => expect(await t.checks(id) + await t.checks(other)).toBe(2));
     expect((await t.a.delete(`/monitors/${id}`)).status).toBe(204);
-    expect(t.checks(id)).toBe(0);
+    expect(await t.checks(id)).toBe(0);
     t.clock.advance(30_000);
-    await vi.waitFor(() => expect(t.checks(other)).toBe(2));
+    await vi.waitFor(async () => expect(await t.checks(other)).toBe(2));
     await settle();
     expect(target.received.filter((request) => request.url === '/')).toHaveLength(1);
-    expect(t.checks(id)).toBe(0);
+    expect(await t.checks(id)).toBe(0);
   });
 
   it('reschedules a monitor whose interval or regions change', async () => {
     const id = await monitor({ interval: 60 });
     t.clock.advance(0);
-    await vi.waitFor(() => expect(t.checks(id)).toBe(1));
+    await vi.waitFor(async () => expect(await t.checks(id)).toBe(1));
     await t.a.patch(`/monitors/${id}`, { interval: 10, regions: ['us', 'asia'] });
     t.clock.advance(0);
-    await vi.waitFor(() => expect(t.checks(id)).toBe(3));
+    await vi.waitFor(async () => expect(await t.checks(id)).toBe(3));
     t.clock.advance(10_000);
-    await vi.waitFor(() => expect(t.checks(id)).toBe(5));
+    await vi.waitFor(async () => expect(await t.checks(id)).toBe(5));
     const regions = listOf(await t.a.get(`/monitors/${id}/checks`)).items.map((check) => check.region);
     expect(regions.slice(0, 4).sort()).toEqual(['asia', 'asia', 'us', 'us']);
   });
@@ -134,8 +134,8 @@ describe('scheduler', () => {
     const slow = await monitor({ name: 'Slow', timeout: 3 });
     const fast = await Promise.all([1, 2, 3].map((n) => monitor({ name: `Fast ${n}`, url: `${target.url}/landed` })));
     t.clock.advance(0);
-    await vi.waitFor(() => expect(fast.map((id) => t.checks(id))).toEqual([1, 1, 1]), { timeout: 1000 });
-    expect(t.checks(slow)).toBe(0);
+    await vi.waitFor(async () => expect(await Promise.all(fast.map((id) => t.checks(id)))).toEqual([1, 1, 1]), { timeout: 1000 });
+    expect(await t.checks(slow)).toBe(0);
   });
 });
 
@@ -152,11 +152,11 @@ describe('scheduler limits', () => {
     // Two organizations: one alone leaves one of the two slots free for another (see fairness.test.ts).
     const ids = await Promise.all([1, 2, 3, 4].map((n) => (n % 2 ? t.a : t.b).post('/monitors', { name: `Slow ${n}`, type: 'http', url: `${target.url}/`, timeout: 1 }).then(idOf)));
     t.clock.advance(0);
-    await vi.waitFor(() => expect(target.received).toHaveLength(2));
+    await vi.waitFor(async () => expect(target.received).toHaveLength(2));
     await settle(400);
     expect(target.received).toHaveLength(2);
-    await vi.waitFor(() => expect(target.received).toHaveLength(4), { timeout: 3000 });
-    await vi.waitFor(() => expect(ids.map((id) => t.checks(id))).toEqual([1, 1, 1, 1]), { timeout: 3000 });
+    await vi.waitFor(async () => expect(target.received).toHaveLength(4), { timeout: 3000 });
+    await vi.waitFor(async () => expect(await Promise.all(ids.map((id) => t.checks(id)))).toEqual([1, 1, 1, 1]), { timeout: 3000 });
     await t.close();
   });
 
@@ -166,7 +166,7 @@ describe('scheduler limits', () => {
     try {
       const quiet = { databasePath, log: () => undefined, notifications: { deliver: false }, allowPrivateTargets: true };
       const first = await startService({ ...quiet, scheduler: false });
-      const { apiKey } = createOrganization(first.store, { name: 'Restart', plan: 'pro' });
+      const { apiKey } = await createOrganization(first.store, { name: 'Restart', plan: 'pro' });
       const client = new Client(first.url, apiKey);
       const ids: string[] = [];
       for (let n = 0; n < 10; n++) ids.push(idOf(await client.post('/monitors', { name: `M${n}`, type: 'http', url: `${target.url}/landed`, interval: 100 })));
@@ -176,15 +176,15 @@ describe('scheduler limits', () => {
       const jitter = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
       let next = 0;
       const second = await startService({ ...quiet, now: clock.now, engine: { timers: clock, random: () => jitter[next++ % jitter.length] ?? 0 } });
-      const total = () => ids.reduce((sum, id) => sum + second.store.checks.count(id), 0);
+      const total = async () => (await Promise.all(ids.map((id) => second.store.checks.count(id)))).reduce((sum, n) => sum + n, 0);
       clock.advance(0);
-      await vi.waitFor(() => expect(total()).toBe(1));
+      await vi.waitFor(async () => expect(await total()).toBe(1));
       clock.advance(35_000);
-      await vi.waitFor(() => expect(total()).toBe(4));
+      await vi.waitFor(async () => expect(await total()).toBe(4));
       await settle();
-      expect(total()).toBe(4);
+      expect(await total()).toBe(4);
       clock.advance(65_000);
-      await vi.waitFor(() => expect(total()).toBe(11));
+      await vi.waitFor(async () => expect(await total()).toBe(11));
       await second.close();
     } finally {
       rmSync(folder, { recursive: true, force: true });
@@ -200,7 +200,7 @@ describe('TCP monitors', () => {
     const id = idOf(await t.a.post('/monitors', { name: 'Database', type: 'tcp', host: '127.0.0.1', port, interval: 10, timeout: 1 }));
     const tick = async (expected: number) => {
       t.clock.advance(expected === 1 ? 0 : 10_000);
-      await vi.waitFor(() => expect(t.checks(id)).toBe(expected));
+      await vi.waitFor(async () => expect(await t.checks(id)).toBe(expected));
       return dataOf(await t.a.get(`/monitors/${id}`));
     };
     expect(await tick(1)).toMatchObject({ currentStatus: 'up', lastStatus: 'up' });
