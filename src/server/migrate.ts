@@ -12,6 +12,8 @@ import { migrate, type MigrationList } from '../store/migrations.ts';
 import { SUBSCRIBER_MIGRATIONS } from '../subscribers/migrations.ts';
 import { AUTH_MIGRATIONS } from '../auth/migrations.ts';
 import { authLocation } from '../auth/location.ts';
+import { CONSOLE_MIGRATIONS } from '../console/migrations.ts';
+import { consoleLocation } from '../console/store.ts';
 import { loadLauncherConfig, type LauncherConfig } from './config.ts';
 
 interface MigratedStore {
@@ -28,6 +30,8 @@ const STORES: readonly MigratedStore[] = [
   { migrations: SUBSCRIBER_MIGRATIONS, location: (config) => storeLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) },
   // Sessions and the sign-in throttle (src/auth/): auth.db beside the subscribers' file, or the schema `auth`.
   { migrations: AUTH_MIGRATIONS, location: (config) => authLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) },
+  // The console's operators and audit trail: console.db beside them, or the schema `console`.
+  { migrations: CONSOLE_MIGRATIONS, location: (config) => consoleLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) },
 ];
 
 /** Runs the migrations; resolves to the exit code. `out` gets progress, `err` one line per problem. */

@@ -6,5 +6,6 @@ import { monitorCommands } from './monitor.ts';
 import { pageCommands } from './page.ts';
 import { statusCommand } from './status.ts';
 import { subscribeCommands } from './subscribe.ts';
+import { operatorCommands } from './operator.ts';
 
-export const COMMANDS: readonly Command[] = [statusCommand, ...incidentCommands, ...maintenanceCommands, ...monitorCommands, ...pageCommands, ...subscribeCommands];
+export const COMMANDS: readonly Command[] = [statusCommand, ...incidentCommands, ...maintenanceCommands, ...monitorCommands, ...pageCommands, ...subscribeCommands, ...operatorCommands];
