@@ -31,6 +31,7 @@ import { CONSOLE_CSS_HASH } from './style.ts';
 import * as views from './views.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
+/** Over HTTPS `__Host-pl-console` (Path=/, as the prefix demands); on loopback HTTP Path is the console's. */
 const SESSION_COOKIE = 'pl-console';
 /** The sign-in and set-up forms' CSRF secret, before there is a session. */
 const PRE_COOKIE = 'pl-console-pre';
@@ -57,7 +58,8 @@ export interface ConsoleHandler {
 const SECURITY_HEADERS = {
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+  // Not no-referrer: with it Chromium sends `Origin: null` on the console's own form posts.
+  'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
   'x-robots-tag': 'noindex, nofollow',
   'content-security-policy': `default-src 'none'; style-src '${CONSOLE_CSS_HASH}'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
@@ -151,7 +153,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     const existing = readCookie(request.headers.cookie, cookieName({ name: PRE_COOKIE, secure: req.secure }));
     if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
     const made = randomBytes(32).toString('base64url');
-    answerCookies.push(serializeCookie({ name: PRE_COOKIE, secure: req.secure, maxAgeSeconds: 3600 }, made));
+    answerCookies.push(serializeCookie({ name: PRE_COOKIE, secure: req.secure, maxAgeSeconds: 3600, path: CONSOLE_PATH }, made));
     return made;
   }
 
@@ -192,8 +194,8 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
 
   async function startSession(req: Request, operator: Operator, answer: Answer): Promise<Answer> {
     const { token, session } = await sessions.create({ kind: OPERATOR, id: operator.id }, now());
-    answer.cookies.push(serializeCookie({ name: SESSION_COOKIE, secure: req.secure, maxAgeSeconds: (session.absoluteExpiresAt - now()) / 1000 }, token));
-    answer.cookies.push(clearCookie({ name: PRE_COOKIE, secure: req.secure }));
+    answer.cookies.push(serializeCookie({ name: SESSION_COOKIE, secure: req.secure, maxAgeSeconds: (session.absoluteExpiresAt - now()) / 1000, path: CONSOLE_PATH }, token));
+    answer.cookies.push(clearCookie({ name: PRE_COOKIE, secure: req.secure, path: CONSOLE_PATH }));
     return answer;
   }
 
@@ -407,7 +409,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
       if (path === 'sign-out') await sessions.revoke(signed.token, now());
       else await sessions.revokeAll({ kind: OPERATOR, id: signed.operator.id }, now());
       const answer = redirect('sign-in');
-      answer.cookies.push(clearCookie({ name: SESSION_COOKIE, secure: req.secure }));
+      answer.cookies.push(clearCookie({ name: SESSION_COOKIE, secure: req.secure, path: CONSOLE_PATH }));
       return answer;
     }
     if (!may(signed.operator.role, permissionOf(method, path))) return forbidden(req, signed);

@@ -38,7 +38,7 @@ export function layout(ctx: ViewContext, title: string, body: Html): string {
 <form class="inline" method="post" action="${at('sign-out')}">${csrfField(ctx)}<button class="quiet" type="submit">${i18n.t('console.signOut')}</button></form>
 <form class="inline" method="post" action="${at('sign-out-everywhere')}">${csrfField(ctx)}<button class="quiet" type="submit">${i18n.t('console.signOutEverywhere')}</button></form>`
     : '';
-  return `<!doctype html>${html`<html lang="${i18n.locale}" dir="${i18n.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer"><title>${title} · ${i18n.t('console.title')}</title><style>${trusted(CONSOLE_CSS)}</style></head>
+  return `<!doctype html>${html`<html lang="${i18n.locale}" dir="${i18n.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex,nofollow"><meta name="referrer" content="same-origin"><title>${title} · ${i18n.t('console.title')}</title><style>${trusted(CONSOLE_CSS)}</style></head>
 <body><a class="skip" href="#main">${i18n.t('layout.skip')}</a><header><p><strong>Porchlight · ${i18n.t('console.title')}</strong></p>${nav}</header>
 <main id="main"><h1>${title}</h1>${body}</main></body></html>`.text}`;
 }
