@@ -33,7 +33,7 @@ import { planSubscriptions, type SubscriptionPlan } from './subscriptions/plan.t
 import type { SubscriptionsWorkerData } from './threads/subscriptions-worker.ts';
 import type { SiteWorkerData } from './threads/site-worker.ts';
 import { siteConfigOf, type SiteConfig } from '../site/running-config.ts';
-import { startConsole, type RunningConsole } from './console-setup.ts';
+import type { RunningConsole } from './console-setup.ts';
 
 /** How long requests in flight get to finish on shutdown. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -205,7 +205,8 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   });
   // The console: off unless CONSOLE=true, on for the embedded demo (src/console/).
   const consoleOn = config.launcher.CONSOLE ?? (embedded?.demo != null);
-  const operatorsConsole: RunningConsole | null = consoleOn ? await startConsole(config, { apiUrl, apiKey }) : null;
+  // Loaded only when on: the console's code (the API client's schemas, the catalogs) never weighs on a site without it.
+  const operatorsConsole: RunningConsole | null = consoleOn ? await (await import('./console-setup.ts')).startConsole(config, { apiUrl, apiKey }) : null;
   let front: ReturnType<typeof createFrontHandler> | null = null;
   let rejected = 0;
   // prom-client and its collectors load only when metrics are asked for: ~4.5 MiB of heap (measured).
