@@ -194,7 +194,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
 
   async function startSession(req: Request, operator: Operator, answer: Answer): Promise<Answer> {
     const { token, session } = await sessions.create({ kind: OPERATOR, id: operator.id }, now());
-    answer.cookies.push(serializeCookie({ name: SESSION_COOKIE, secure: req.secure, maxAgeSeconds: (session.absoluteExpiresAt - now()) / 1000, path: CONSOLE_PATH }, token));
+    answer.cookies.push(serializeCookie({ name: SESSION_COOKIE, secure: req.secure, maxAgeSeconds: (session.absoluteExpiresAt - session.createdAt) / 1000, path: CONSOLE_PATH }, token));
     answer.cookies.push(clearCookie({ name: PRE_COOKIE, secure: req.secure, path: CONSOLE_PATH }));
     return answer;
   }

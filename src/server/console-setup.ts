@@ -45,6 +45,12 @@ export async function startConsole(config: LauncherConfig, api: { apiUrl: string
     templatesDir: TEMPLATES_DIR,
     log: (line) => log.warn(line),
   };
+  // Ended sessions and quiet throttle counts are deleted hourly (a day after they ended), so the tables stay small.
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    void options.sessions.purge(now - 86_400_000).then(() => options.throttle.purge(now)).catch((error: unknown) => log.warn(`console: purging old sessions failed (${error instanceof Error ? error.message : String(error)})`));
+  }, 3_600_000);
+  sweep.unref();
   return {
     handler: createConsole(options),
     listening(port) {
@@ -57,6 +63,7 @@ export async function startConsole(config: LauncherConfig, api: { apiUrl: string
       return token ? `${consoleUrl}setup?t=${token}` : null;
     },
     async close() {
+      clearInterval(sweep);
       await client.close().catch(() => undefined);
       await store.close();
       await authDb.close();
