@@ -287,7 +287,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     }
     const severity = INCIDENT_SEVERITIES.find((s) => s === filled.severity);
     const status = INCIDENT_STATUSES.find((s) => s === filled.status && s !== 'resolved');
-    if (!severity || !status || !filled.title.trim() || !filled.message.trim()) return incidentForm(req, signed, draft, false, req.i18n.t('console.problem', { reason: 'title, severity, status and message are required' }), 400);
+    if (!severity || !status || !filled.title.trim() || !filled.message.trim()) return incidentForm(req, signed, draft, false, req.i18n.t('console.missingFields'), 400);
     if (req.form.get('intent') !== 'publish') return incidentForm(req, signed, draft, true, null, 200);
     try {
       const incident = await client.incidents.create({ title: filled.title.trim(), severity, status, message: filled.message, monitorIds: [...filled.monitorIds] });
@@ -315,7 +315,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     const status = INCIDENT_STATUSES.find((s) => s === req.form.get('status'));
     const text = req.form.get('message') ?? '';
     const draft = { status: status ?? incident.status, message: text };
-    if (!status || !text.trim()) return new Answer(400, views.incidentView(ctx, incident, draft, null, req.i18n.t('console.problem', { reason: 'status and message are required' })));
+    if (!status || !text.trim()) return new Answer(400, views.incidentView(ctx, incident, draft, null, req.i18n.t('console.missingFields')));
     if (req.form.get('intent') !== 'publish') {
       const box = views.previewBox(ctx, pageI18n, { title: incident.title, severity: incident.severity, status, message: text }, incident.monitors.map(({ monitor }) => monitor.name));
       return new Answer(200, views.incidentView(ctx, incident, draft, box, null));
@@ -359,7 +359,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     const draft: views.MaintenanceDraft = { title: req.form.get('title') ?? '', description: req.form.get('description') ?? '', start: req.form.get('start') ?? '', end: req.form.get('end') ?? '', monitorIds: [...new Set(req.form.getAll('monitor'))] };
     const start = fromLocalField(draft.start);
     const end = fromLocalField(draft.end);
-    if (!start || !end || !draft.title.trim()) return new Answer(400, views.maintenanceFormView(ctx, window, draft, monitorList, req.i18n.t('console.problem', { reason: 'title, start and end are required' })));
+    if (!start || !end || !draft.title.trim()) return new Answer(400, views.maintenanceFormView(ctx, window, draft, monitorList, req.i18n.t('console.missingFields')));
     const input = { title: draft.title.trim(), description: draft.description, scheduledStart: start, scheduledEnd: end, monitorIds: [...draft.monitorIds] };
     try {
       const saved = window ? await client.maintenance.update(window.id, input) : await client.maintenance.create(input);
@@ -379,7 +379,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     const page = pages.find((candidate) => candidate.id === req.form.get('page'));
     const color = req.form.get('brandColor') ?? '';
     if (!page) return notFound(req, signed);
-    if (!/^#[0-9a-fA-F]{6}$/.test(color)) return new Answer(400, views.brandingView(ctx, pages, req.i18n.t('console.problem', { reason: 'a color such as #0b57d0' })));
+    if (!/^#[0-9a-fA-F]{6}$/.test(color)) return new Answer(400, views.brandingView(ctx, pages, req.i18n.t('console.colorFormat')));
     try {
       const updated = await client.statusPages.update(page.id, { brandColor: color });
       await audit(signed, 'page.brand-color', page.id, { brandColor: page.brandColor ?? null }, { brandColor: updated.brandColor ?? null });
@@ -476,7 +476,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
         send(response, await route(request, req), head);
       } catch (error) {
         log(`console: ${request.method} ${path} failed (${oneLine(error)})`);
-        if (!response.headersSent) send(response, message(req, null, 500, i18n.t('console.problem', { reason: '' }), i18n.t('console.problem', { reason: 'error' })), head);
+        if (!response.headersSent) send(response, message(req, null, 500, i18n.t('console.failed'), i18n.t('console.failed')), head);
       }
     },
   };

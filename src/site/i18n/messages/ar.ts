@@ -67,6 +67,9 @@ export const ar: Catalog = {
   'console.problem': 'لم يتم التغيير: {reason}',
   'console.variable': 'قيمة {name}',
   'console.httpsOnly': 'لا تُقدَّم لوحة التحكم إلا عبر HTTPS.',
+  'console.missingFields': 'املأ كل الحقول المطلوبة.',
+  'console.colorFormat': 'اكتب اللون على شكل # وستة أرقام ست عشرية، مثل #0b57d0.',
+  'console.failed': 'حدث خطأ ما. أعد تحميل لوحة التحكم وحاول مرة أخرى.',
 
   'overall.operational': 'جميع الأنظمة تعمل بشكل طبيعي',
   'overall.degraded': 'أداء متدهور',

@@ -67,6 +67,9 @@ export const de: Catalog = {
   'console.problem': 'Die Änderung wurde nicht vorgenommen: {reason}',
   'console.variable': 'Wert von {name}',
   'console.httpsOnly': 'Die Konsole wird nur über HTTPS ausgeliefert.',
+  'console.missingFields': 'Füllen Sie alle Pflichtfelder aus.',
+  'console.colorFormat': 'Schreiben Sie die Farbe als # und sechs Hexadezimalziffern, etwa #0b57d0.',
+  'console.failed': 'Etwas ist schiefgegangen. Laden Sie die Konsole neu und versuchen Sie es erneut.',
 
   'overall.operational': 'Alle Systeme betriebsbereit',
   'overall.degraded': 'Beeinträchtigte Leistung',

@@ -70,6 +70,9 @@ export const en = {
   'console.problem': 'The change was not made: {reason}',
   'console.variable': 'Value of {name}',
   'console.httpsOnly': 'The console is only served over HTTPS.',
+  'console.missingFields': 'Fill in every required field.',
+  'console.colorFormat': 'Write the color as # and six hexadecimal digits, such as #0b57d0.',
+  'console.failed': 'Something went wrong. Reload the console and try again.',
 
   'overall.operational': 'All systems operational',
   'overall.degraded': 'Degraded performance',

@@ -67,6 +67,9 @@ export const es: Catalog = {
   'console.problem': 'No se hizo el cambio: {reason}',
   'console.variable': 'Valor de {name}',
   'console.httpsOnly': 'La consola solo se sirve por HTTPS.',
+  'console.missingFields': 'Complete todos los campos obligatorios.',
+  'console.colorFormat': 'Escriba el color como # y seis dígitos hexadecimales, por ejemplo #0b57d0.',
+  'console.failed': 'Algo salió mal. Recargue la consola e inténtelo de nuevo.',
 
   'overall.operational': 'Todos los sistemas operativos',
   'overall.degraded': 'Rendimiento degradado',

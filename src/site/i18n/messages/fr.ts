@@ -67,6 +67,9 @@ export const fr: Catalog = {
   'console.problem': 'La modification n’a pas été faite : {reason}',
   'console.variable': 'Valeur de {name}',
   'console.httpsOnly': 'La console n’est servie qu’en HTTPS.',
+  'console.missingFields': 'Remplissez tous les champs obligatoires.',
+  'console.colorFormat': 'Écrivez la couleur sous la forme # suivi de six chiffres hexadécimaux, par exemple #0b57d0.',
+  'console.failed': 'Une erreur s’est produite. Rechargez la console et réessayez.',
 
   'overall.operational': 'Tous les systèmes sont opérationnels',
   'overall.degraded': 'Performances dégradées',

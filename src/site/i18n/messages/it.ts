@@ -67,6 +67,9 @@ export const it: Catalog = {
   'console.problem': 'La modifica non è stata fatta: {reason}',
   'console.variable': 'Valore di {name}',
   'console.httpsOnly': 'La console è servita solo via HTTPS.',
+  'console.missingFields': 'Compila tutti i campi obbligatori.',
+  'console.colorFormat': 'Scrivi il colore come # seguito da sei cifre esadecimali, ad esempio #0b57d0.',
+  'console.failed': 'Qualcosa è andato storto. Ricarica la console e riprova.',
 
   'overall.operational': 'Tutti i sistemi operativi',
   'overall.degraded': 'Prestazioni ridotte',

@@ -67,6 +67,9 @@ export const ja: Catalog = {
   'console.problem': '変更は行われませんでした: {reason}',
   'console.variable': '{name} の値',
   'console.httpsOnly': 'コンソールは HTTPS でのみ提供されます。',
+  'console.missingFields': '必須項目をすべて入力してください。',
+  'console.colorFormat': '色は # と 16 進数 6 桁で入力してください（例: #0b57d0）。',
+  'console.failed': '問題が発生しました。コンソールを再読み込みしてやり直してください。',
 
   'overall.operational': 'すべてのシステムが正常に稼働しています',
   'overall.degraded': 'パフォーマンス低下',

@@ -67,6 +67,9 @@ export const ko: Catalog = {
   'console.problem': '변경되지 않았습니다: {reason}',
   'console.variable': '{name} 값',
   'console.httpsOnly': '콘솔은 HTTPS로만 제공됩니다.',
+  'console.missingFields': '필수 항목을 모두 입력하세요.',
+  'console.colorFormat': '색상은 #과 16진수 여섯 자리로 입력하세요(예: #0b57d0).',
+  'console.failed': '문제가 발생했습니다. 콘솔을 새로 고친 후 다시 시도하세요.',
 
   'overall.operational': '모든 시스템 정상 작동',
   'overall.degraded': '성능 저하',

@@ -67,6 +67,9 @@ export const nl: Catalog = {
   'console.problem': 'De wijziging is niet doorgevoerd: {reason}',
   'console.variable': 'Waarde van {name}',
   'console.httpsOnly': 'De console wordt alleen via HTTPS geserveerd.',
+  'console.missingFields': 'Vul alle verplichte velden in.',
+  'console.colorFormat': 'Schrijf de kleur als # en zes hexadecimale cijfers, zoals #0b57d0.',
+  'console.failed': 'Er ging iets mis. Laad de console opnieuw en probeer het nog eens.',
 
   'overall.operational': 'Alle systemen operationeel',
   'overall.degraded': 'Verminderde prestaties',

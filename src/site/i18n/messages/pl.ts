@@ -67,6 +67,9 @@ export const pl: Catalog = {
   'console.problem': 'Zmiana nie została wprowadzona: {reason}',
   'console.variable': 'Wartość {name}',
   'console.httpsOnly': 'Konsola jest dostępna tylko przez HTTPS.',
+  'console.missingFields': 'Wypełnij wszystkie wymagane pola.',
+  'console.colorFormat': 'Zapisz kolor jako # i sześć cyfr szesnastkowych, np. #0b57d0.',
+  'console.failed': 'Coś poszło nie tak. Odśwież konsolę i spróbuj ponownie.',
 
   'overall.operational': 'Wszystkie systemy działają',
   'overall.degraded': 'Obniżona wydajność',

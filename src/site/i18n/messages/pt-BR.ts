@@ -67,6 +67,9 @@ export const ptBR: Catalog = {
   'console.problem': 'A alteração não foi feita: {reason}',
   'console.variable': 'Valor de {name}',
   'console.httpsOnly': 'O console só é servido por HTTPS.',
+  'console.missingFields': 'Preencha todos os campos obrigatórios.',
+  'console.colorFormat': 'Escreva a cor como # e seis dígitos hexadecimais, por exemplo #0b57d0.',
+  'console.failed': 'Algo deu errado. Recarregue o console e tente de novo.',
 
   'overall.operational': 'Todos os sistemas operacionais',
   'overall.degraded': 'Desempenho degradado',

@@ -67,6 +67,9 @@ export const zhCN: Catalog = {
   'console.problem': '未进行更改：{reason}',
   'console.variable': '{name} 的值',
   'console.httpsOnly': '控制台仅通过 HTTPS 提供。',
+  'console.missingFields': '请填写所有必填字段。',
+  'console.colorFormat': '请以 # 加六位十六进制数字填写颜色，例如 #0b57d0。',
+  'console.failed': '出现问题。请重新加载控制台后再试。',
 
   'overall.operational': '所有系统运行正常',
   'overall.degraded': '性能下降',
