@@ -19,14 +19,15 @@ import type { SessionStore } from '../auth/session-store.ts';
 import type { SignInThrottle } from '../auth/throttle.ts';
 import { fillTemplate, listTemplates, readTemplate, templatePlaceholders } from '../cli/templates.ts';
 import { readBodyUpTo } from '../subscribers/form-body.ts';
+import { parseEmailAddress } from '../subscribers/email-address.ts';
 import { isolationHeaders } from '../site/security/isolation.ts';
 import type { Locale } from '../site/i18n/locales.ts';
 import { translator, type Translator } from '../site/i18n/translator.ts';
 import { consoleGate, type GateSettings } from './gate.ts';
 import { negotiateLocale } from './language.ts';
 import { CONSOLE_PATH, isConsoleTarget } from './paths.ts';
-import { may, type Permission } from './roles.ts';
-import type { ConsoleStore, Operator } from './store.ts';
+import { isRole, may, type Permission } from './roles.ts';
+import { OperatorExistsError, type ConsoleStore, type Operator } from './store.ts';
 import { CONSOLE_CSS_HASH } from './style.ts';
 import * as views from './views.ts';
 
@@ -390,8 +391,26 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     }
   }
 
+  async function operators(req: Request, signed: Signed): Promise<Answer> {
+    const ctx = ctxOf(req, signed);
+    if (req.method === 'GET') return new Answer(200, views.operatorsView(ctx, await store.operators(), null, null));
+    const email = parseEmailAddress(req.form.get('email'));
+    const role = req.form.get('role');
+    if (!email || !isRole(role)) return new Answer(400, views.operatorsView(ctx, await store.operators(), null, req.i18n.t('console.missingFields')));
+    try {
+      const { operator, setupToken } = await store.addOperator(email.address, role, now());
+      await audit(signed, 'operator.add', operator.id, null, { email: operator.email, role });
+      // Shown once, on this answer to the admin's POST (no-store); only its hash is kept.
+      return new Answer(200, views.operatorsView(ctx, await store.operators(), { email: operator.email, link: `${req.origin}${CONSOLE_PATH}setup?t=${setupToken}` }, null));
+    } catch (error) {
+      if (!(error instanceof OperatorExistsError)) throw error;
+      return new Answer(409, views.operatorsView(ctx, await store.operators(), null, req.i18n.t('console.problem', { reason: email.address })));
+    }
+  }
+
   /** What a signed-in route needs. */
   function permissionOf(method: 'GET' | 'POST', path: string): Permission {
+    if (path === 'operators') return 'operators';
     if (path === 'branding') return 'branding';
     if (method === 'GET' && path !== 'incidents/new' && path !== 'maintenance/new') return 'read';
     return 'incidents';
@@ -424,6 +443,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     if (path === 'maintenance/new' && method === 'GET') return maintenance(req, signed, null, false);
     if (path === 'maintenance' && method === 'POST') return maintenance(req, signed, null, false);
     if (path === 'branding') return branding(req, signed);
+    if (path === 'operators') return operators(req, signed);
     if (path === 'audit' && method === 'GET') return new Answer(200, views.auditView(ctxOf(req, signed), await store.audit(200)));
     const incident = /^incidents\/([A-Za-z0-9_-]{1,100})$/.exec(path);
     if (incident?.[1]) return incidentPage(req, signed, incident[1]);

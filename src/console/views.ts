@@ -12,7 +12,7 @@ import type { Operator } from './store.ts';
 import type { AuditEntry } from './store.ts';
 import { CONSOLE_CSS } from './style.ts';
 import { CSRF_FIELD } from '../auth/csrf.ts';
-import type { Role } from './roles.ts';
+import { ROLES, type Role } from './roles.ts';
 
 export interface ViewContext {
   i18n: Translator;
@@ -33,6 +33,7 @@ export function layout(ctx: ViewContext, title: string, body: Html): string {
 <li><a href="${at('maintenance/new')}">${i18n.t('console.newMaintenance')}</a></li>
 <li><a href="${at('branding')}">${i18n.t('console.navBranding')}</a></li>
 <li><a href="${at('audit')}">${i18n.t('console.navAudit')}</a></li>
+<li><a href="${at('operators')}">${i18n.t('console.navOperators')}</a></li>
 </ul></nav>
 <p>${i18n.t('console.signedInAs', { email: operator.email, role: roleLabel(i18n, operator.role) })}</p>
 <form class="inline" method="post" action="${at('sign-out')}">${csrfField(ctx)}<button class="quiet" type="submit">${i18n.t('console.signOut')}</button></form>
@@ -178,4 +179,16 @@ export function auditView(ctx: ViewContext, entries: readonly AuditEntry[]): str
   const short = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value).slice(0, 400));
   return layout(ctx, i18n.t('console.navAudit'), html`<table><thead><tr><th scope="col">${i18n.t('console.auditWhen')}</th><th scope="col">${i18n.t('console.auditWho')}</th><th scope="col">${i18n.t('console.auditWhat')}</th><th scope="col">${i18n.t('console.auditBefore')}</th><th scope="col">${i18n.t('console.auditAfter')}</th></tr></thead><tbody>
 ${entries.map((entry) => html`<tr><td>${new Date(entry.at).toISOString()}</td><td>${entry.actor}</td><td>${entry.action} ${entry.target}</td><td>${short(entry.before)}</td><td>${short(entry.after)}</td></tr>`)}</tbody></table>`);
+}
+
+export function operatorsView(ctx: ViewContext, operators: readonly Operator[], added: { email: string; link: string } | null, problem: string | null): string {
+  const { i18n } = ctx;
+  return layout(ctx, i18n.t('console.navOperators'), html`${problemLine(problem)}${added ? html`<p role="status">${i18n.t('console.setupLinkFor', { email: added.email })}<br><code>${added.link}</code></p>` : ''}
+<table><thead><tr><th scope="col">${i18n.t('console.email')}</th><th scope="col">${i18n.t('console.role')}</th></tr></thead><tbody>
+${operators.map((operator) => html`<tr><td>${operator.email}</td><td>${roleLabel(i18n, operator.role)}</td></tr>`)}</tbody></table>
+<h2>${i18n.t('console.addOperator')}</h2>
+<form method="post" action="${at('operators')}">${csrfField(ctx)}
+<label for="email">${i18n.t('console.email')}</label><input id="email" name="email" type="email" required>
+<label for="role">${i18n.t('console.role')}</label><select id="role" name="role">${options(ROLES, 'responder', (role) => roleLabel(i18n, role as Role))}</select>
+<button type="submit">${i18n.t('console.addOperator')}</button></form>`);
 }

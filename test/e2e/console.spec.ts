@@ -154,6 +154,7 @@ test('a responder gets 403 on a branding change and nothing is written; an admin
     await signIn(page, 'ada@example.com');
     const csrf = await page.locator('input[name=csrf]').first().inputValue();
     expect((await page.goto(`${console_}branding`))?.status()).toBe(403);
+    expect((await page.goto(`${console_}operators`))?.status()).toBe(403);
     const refused = await page.request.post(`${console_}branding`, { form: { csrf, page: (await demoPage(api)).id, brandColor: '#123456' }, headers: { origin } });
     expect(refused.status()).toBe(403);
     expect((await demoPage(api)).brandColor).toBe(before);
@@ -164,6 +165,14 @@ test('a responder gets 403 on a branding change and nothing is written; an admin
     await page.getByLabel('Brand color').first().fill('#123456');
     await page.getByRole('button', { name: 'Save' }).first().click();
     expect((await demoPage(api)).brandColor?.toLowerCase()).toBe('#123456');
+
+    // An admin adds an operator from the console; the set-up link is shown once.
+    await page.getByRole('link', { name: 'Operators' }).click();
+    await page.getByLabel('E-mail address').fill('linus@example.com');
+    await page.getByLabel('Role').selectOption('viewer');
+    await page.getByRole('button', { name: 'Add an operator' }).click();
+    await expect(page.getByRole('status')).toContainText('Set-up link for linus@example.com');
+    await expect(page.getByRole('cell', { name: 'linus@example.com' })).toBeVisible();
   } finally {
     await api.close();
   }
@@ -257,7 +266,7 @@ for (const { name, scheme, locale } of [
       await page.getByRole('button', { name: locale === 'ar' ? ar['console.signIn'] : 'Sign in', exact: true }).click();
       // Signed in (the admin set up in an earlier test): the screens below are the real ones, not the sign-in form again.
       await expect(page.locator('h1')).toHaveText(locale === 'ar' ? ar['console.navHome'] : 'Overview');
-      for (const path of ['', 'incidents/new', 'incidents/new?template=db-outage', 'maintenance/new', 'branding', 'audit']) await check(path);
+      for (const path of ['', 'incidents/new', 'incidents/new?template=db-outage', 'maintenance/new', 'branding', 'audit', 'operators']) await check(path);
       const api = apiFor(site);
       try {
         const incident = (await api.incidents.list()).data[0];

@@ -70,6 +70,10 @@ export const ar: Catalog = {
   'console.missingFields': 'املأ كل الحقول المطلوبة.',
   'console.colorFormat': 'اكتب اللون على شكل # وستة أرقام ست عشرية، مثل #0b57d0.',
   'console.failed': 'حدث خطأ ما. أعد تحميل لوحة التحكم وحاول مرة أخرى.',
+  'console.navOperators': 'المشغّلون',
+  'console.addOperator': 'إضافة مشغّل',
+  'console.role': 'الدور',
+  'console.setupLinkFor': 'رابط الإعداد لـ {email} (استخدام واحد، 24 ساعة؛ يُعرض مرة واحدة):',
 
   'overall.operational': 'جميع الأنظمة تعمل بشكل طبيعي',
   'overall.degraded': 'أداء متدهور',

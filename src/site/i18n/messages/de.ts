@@ -70,6 +70,10 @@ export const de: Catalog = {
   'console.missingFields': 'Füllen Sie alle Pflichtfelder aus.',
   'console.colorFormat': 'Schreiben Sie die Farbe als # und sechs Hexadezimalziffern, etwa #0b57d0.',
   'console.failed': 'Etwas ist schiefgegangen. Laden Sie die Konsole neu und versuchen Sie es erneut.',
+  'console.navOperators': 'Operatoren',
+  'console.addOperator': 'Operator hinzufügen',
+  'console.role': 'Rolle',
+  'console.setupLinkFor': 'Einrichtungslink für {email} (einmal nutzbar, 24 Stunden; wird nur einmal angezeigt):',
 
   'overall.operational': 'Alle Systeme betriebsbereit',
   'overall.degraded': 'Beeinträchtigte Leistung',

@@ -73,6 +73,10 @@ export const en = {
   'console.missingFields': 'Fill in every required field.',
   'console.colorFormat': 'Write the color as # and six hexadecimal digits, such as #0b57d0.',
   'console.failed': 'Something went wrong. Reload the console and try again.',
+  'console.navOperators': 'Operators',
+  'console.addOperator': 'Add an operator',
+  'console.role': 'Role',
+  'console.setupLinkFor': 'Set-up link for {email} (one use, 24 hours; shown once):',
 
   'overall.operational': 'All systems operational',
   'overall.degraded': 'Degraded performance',

@@ -70,6 +70,10 @@ export const es: Catalog = {
   'console.missingFields': 'Complete todos los campos obligatorios.',
   'console.colorFormat': 'Escriba el color como # y seis dígitos hexadecimales, por ejemplo #0b57d0.',
   'console.failed': 'Algo salió mal. Recargue la consola e inténtelo de nuevo.',
+  'console.navOperators': 'Operadores',
+  'console.addOperator': 'Añadir un operador',
+  'console.role': 'Rol',
+  'console.setupLinkFor': 'Enlace de configuración para {email} (un solo uso, 24 horas; se muestra una vez):',
 
   'overall.operational': 'Todos los sistemas operativos',
   'overall.degraded': 'Rendimiento degradado',

@@ -70,6 +70,10 @@ export const fr: Catalog = {
   'console.missingFields': 'Remplissez tous les champs obligatoires.',
   'console.colorFormat': 'Écrivez la couleur sous la forme # suivi de six chiffres hexadécimaux, par exemple #0b57d0.',
   'console.failed': 'Une erreur s’est produite. Rechargez la console et réessayez.',
+  'console.navOperators': 'Opérateurs',
+  'console.addOperator': 'Ajouter un opérateur',
+  'console.role': 'Rôle',
+  'console.setupLinkFor': 'Lien de configuration pour {email} (un seul usage, 24 heures ; affiché une seule fois) :',
 
   'overall.operational': 'Tous les systèmes sont opérationnels',
   'overall.degraded': 'Performances dégradées',

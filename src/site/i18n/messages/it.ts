@@ -70,6 +70,10 @@ export const it: Catalog = {
   'console.missingFields': 'Compila tutti i campi obbligatori.',
   'console.colorFormat': 'Scrivi il colore come # seguito da sei cifre esadecimali, ad esempio #0b57d0.',
   'console.failed': 'Qualcosa è andato storto. Ricarica la console e riprova.',
+  'console.navOperators': 'Operatori',
+  'console.addOperator': 'Aggiungi un operatore',
+  'console.role': 'Ruolo',
+  'console.setupLinkFor': 'Link di configurazione per {email} (un solo uso, 24 ore; mostrato una volta):',
 
   'overall.operational': 'Tutti i sistemi operativi',
   'overall.degraded': 'Prestazioni ridotte',

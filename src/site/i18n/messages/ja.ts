@@ -70,6 +70,10 @@ export const ja: Catalog = {
   'console.missingFields': '必須項目をすべて入力してください。',
   'console.colorFormat': '色は # と 16 進数 6 桁で入力してください（例: #0b57d0）。',
   'console.failed': '問題が発生しました。コンソールを再読み込みしてやり直してください。',
+  'console.navOperators': 'オペレーター',
+  'console.addOperator': 'オペレーターを追加',
+  'console.role': 'ロール',
+  'console.setupLinkFor': '{email} の設定リンク（1 回限り、24 時間有効。表示はこの 1 回のみ）:',
 
   'overall.operational': 'すべてのシステムが正常に稼働しています',
   'overall.degraded': 'パフォーマンス低下',

@@ -70,6 +70,10 @@ export const ko: Catalog = {
   'console.missingFields': '필수 항목을 모두 입력하세요.',
   'console.colorFormat': '색상은 #과 16진수 여섯 자리로 입력하세요(예: #0b57d0).',
   'console.failed': '문제가 발생했습니다. 콘솔을 새로 고친 후 다시 시도하세요.',
+  'console.navOperators': '운영자',
+  'console.addOperator': '운영자 추가',
+  'console.role': '역할',
+  'console.setupLinkFor': '{email}의 설정 링크 (1회용, 24시간 유효, 한 번만 표시됨):',
 
   'overall.operational': '모든 시스템 정상 작동',
   'overall.degraded': '성능 저하',

@@ -70,6 +70,10 @@ export const nl: Catalog = {
   'console.missingFields': 'Vul alle verplichte velden in.',
   'console.colorFormat': 'Schrijf de kleur als # en zes hexadecimale cijfers, zoals #0b57d0.',
   'console.failed': 'Er ging iets mis. Laad de console opnieuw en probeer het nog eens.',
+  'console.navOperators': 'Operators',
+  'console.addOperator': 'Operator toevoegen',
+  'console.role': 'Rol',
+  'console.setupLinkFor': 'Instellingslink voor {email} (eenmalig, 24 uur; wordt één keer getoond):',
 
   'overall.operational': 'Alle systemen operationeel',
   'overall.degraded': 'Verminderde prestaties',

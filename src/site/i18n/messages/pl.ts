@@ -70,6 +70,10 @@ export const pl: Catalog = {
   'console.missingFields': 'Wypełnij wszystkie wymagane pola.',
   'console.colorFormat': 'Zapisz kolor jako # i sześć cyfr szesnastkowych, np. #0b57d0.',
   'console.failed': 'Coś poszło nie tak. Odśwież konsolę i spróbuj ponownie.',
+  'console.navOperators': 'Operatorzy',
+  'console.addOperator': 'Dodaj operatora',
+  'console.role': 'Rola',
+  'console.setupLinkFor': 'Link konfiguracyjny dla {email} (jednorazowy, 24 godziny; pokazany tylko raz):',
 
   'overall.operational': 'Wszystkie systemy działają',
   'overall.degraded': 'Obniżona wydajność',

@@ -70,6 +70,10 @@ export const ptBR: Catalog = {
   'console.missingFields': 'Preencha todos os campos obrigatórios.',
   'console.colorFormat': 'Escreva a cor como # e seis dígitos hexadecimais, por exemplo #0b57d0.',
   'console.failed': 'Algo deu errado. Recarregue o console e tente de novo.',
+  'console.navOperators': 'Operadores',
+  'console.addOperator': 'Adicionar um operador',
+  'console.role': 'Papel',
+  'console.setupLinkFor': 'Link de configuração para {email} (uso único, 24 horas; mostrado uma vez):',
 
   'overall.operational': 'Todos os sistemas operacionais',
   'overall.degraded': 'Desempenho degradado',

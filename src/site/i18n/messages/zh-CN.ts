@@ -70,6 +70,10 @@ export const zhCN: Catalog = {
   'console.missingFields': '请填写所有必填字段。',
   'console.colorFormat': '请以 # 加六位十六进制数字填写颜色，例如 #0b57d0。',
   'console.failed': '出现问题。请重新加载控制台后再试。',
+  'console.navOperators': '操作员',
+  'console.addOperator': '添加操作员',
+  'console.role': '角色',
+  'console.setupLinkFor': '{email} 的设置链接（仅可使用一次，24 小时内有效；只显示一次）：',
 
   'overall.operational': '所有系统运行正常',
   'overall.degraded': '性能下降',
