@@ -3,8 +3,9 @@
  * side by side in one run with the limits that matter: a raw `node:http` server sending the same
  * bytes and headers from memory (the runtime's ceiling) and nginx serving them from files. Also a
  * churn run (the data changes every second, so pages re-render continuously), the Statuspage JSON
- * summary, API use, an API outage and memory. Writes docs/benchmarks.md and
- * bench/results/latest.json. Bounded: about five minutes.
+ * summary, API use, an API outage and memory; then push latency and the replicas section
+ * (bench/replicas.ts). Writes docs/benchmarks.md and bench/results/latest.json. Bounded: about
+ * ten minutes.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import { renderReport, type BenchReport } from './lib/report.ts';
 import { metricsUrlOf, threadMemoryMiB } from './lib/thread-memory.ts';
 import { runPushLatency } from './push.ts';
 import { runFiftyMonitorPageWeight } from './page-weight.ts';
+import { runReplicasBench } from './replicas.ts';
 
 const RUNS = 3;
 const RUN_SECONDS = 5;
@@ -193,6 +195,8 @@ async function main(): Promise<void> {
   }
   // Its own processes, after the load runs are over: nothing else competes for the cores.
   console.log(await runPushLatency(FRESH_SECONDS));
+  // Three replicas behind nginx on one PostgreSQL (bench/replicas.ts): a section of its own, last.
+  console.log(await runReplicasBench());
 }
 
 await main();

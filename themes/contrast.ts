@@ -35,8 +35,15 @@ export function parseBlocks(css: string): Map<string, Declarations> {
 
 const DARK = '@media (prefers-color-scheme: dark)';
 
-function themeFile(name: string): Map<string, Declarations> {
-  return parseBlocks(readFileSync(new URL(`./${name}.css`, import.meta.url), 'utf8'));
+/** The text of the three theme files, as the stylesheet embeds them. */
+export interface ThemeTexts {
+  default: string;
+  dark: string;
+  highContrast: string;
+}
+
+function themeFile(name: string): string {
+  return readFileSync(new URL(`./${name}.css`, import.meta.url), 'utf8');
 }
 
 function block(blocks: Map<string, Declarations>, key: string): Declarations {
@@ -47,9 +54,17 @@ function block(blocks: Map<string, Declarations>, key: string): Declarations {
 
 /** Each variant a visitor can see: the shared :root tokens with the theme's colours laid over. */
 export function themeVariants(): Map<string, Declarations> {
-  const base = themeFile('default');
-  const dark = themeFile('dark');
-  const contrast = themeFile('high-contrast');
+  return themeVariantsOf({ default: themeFile('default'), dark: themeFile('dark'), highContrast: themeFile('high-contrast') });
+}
+
+/**
+ * The same variants from the themes' text (pure: the site's theming engine hands in the text the
+ * stylesheet embeds, src/site/styles/theme-sources.ts, where no file system path is known).
+ */
+export function themeVariantsOf(texts: ThemeTexts): Map<string, Declarations> {
+  const base = parseBlocks(texts.default);
+  const dark = parseBlocks(texts.dark);
+  const contrast = parseBlocks(texts.highContrast);
   const root = block(base, ':root');
   const over = (...layers: Declarations[]) => new Map([...root, ...layers.flatMap((layer) => [...layer])]);
   const highContrast = block(contrast, ":root[data-theme='high-contrast']");

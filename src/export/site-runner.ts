@@ -63,7 +63,7 @@ export async function startExportSite(config: LauncherConfig): Promise<ExportSit
   const wanted = subscriptions === true || (subscriptions !== false && Boolean(process.env.SMTP_HOST?.trim()));
   const formOrigin = wanted ? (config.site.SITE_PUBLIC_URL ?? null) : null;
   // The site is handed its API and its form's target as data, as under `npm start`.
-  const siteConfig = siteConfigOf(config.site, config.languages, { api: { url: api.url, key: api.key }, subscriptions: formOrigin !== null, subscribeFormOrigin: formOrigin });
+  const siteConfig = siteConfigOf(config.site, config.languages, { api: { url: api.url, key: api.key }, subscriptions: formOrigin !== null, subscribeFormOrigin: formOrigin, audiences: null });
   const site = await startSiteThread(siteConfig, threads);
   const client = siteClient(site.origin);
   return {

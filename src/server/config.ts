@@ -8,6 +8,7 @@ import type { LanguageSettings } from '../site/i18n/settings.ts';
 import { LOG_LEVELS } from '../logging/logger.ts';
 import { PUSH_TOKEN_PATTERN } from './push/push-token.ts';
 import { DatabaseUrlError, parseDatabaseUrl } from '../store/database-url.ts';
+import { parseCidr } from '../audiences/cidr.ts';
 
 const portNumber = z.coerce
   .number({ error: 'must be a port number' })
@@ -47,6 +48,27 @@ const launcherEnvSchema = z.object({
     .transform((value) => value === 'true' || value === '1')
     .optional(),
   SUBSCRIBERS_DB: z.string().trim().min(1).default('./data/subscribers.db'),
+  /** The audiences store of pages with an audience (docs/private-pages.md), unless DATABASE_URL is set. */
+  AUDIENCES_DB: z.string().trim().min(1).default('./data/audiences.db'),
+  /**
+   * Proxies whose X-Forwarded-For is believed (comma-separated addresses or CIDR ranges), for the
+   * address ranges of pages with an audience and their sign-in throttle; empty: none is.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const ranges = value.split(',').map((range) => range.trim()).filter(Boolean);
+      for (const range of ranges) {
+        try {
+          parseCidr(range);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+          return z.NEVER;
+        }
+      }
+      return ranges;
+    }),
   /**
    * PostgreSQL for the subscribers' store (instead of SUBSCRIBERS_DB). Checked here without a
    * connection; never logged (it may carry a password).

@@ -19,6 +19,7 @@ import type { FrontCounts } from './front/front-server.ts';
 import type { PushCounts } from './push/push-receiver.ts';
 import { isSubscriptionStats, SUBSCRIPTION_STATS_CHANNEL, type SubscriptionStats } from '../subscribers/stats.ts';
 import type { TlsGateCounts } from './front/tls-gate.ts';
+import { FANOUT_STATS_CHANNEL, isFanoutStats, type FanoutStats } from './fanout/fanout-stats.ts';
 
 export interface MetricsSources {
   /** Origin of the API (scheme, host, port): requests to it are counted by status. */
@@ -189,6 +190,31 @@ const subscriptionMetrics: MetricGroup = (registry, _sources, now) => {
   return stop;
 };
 
+/** The push fan-out between replicas (fanout/fanout-stats.ts, told by the site's thread; none without DATABASE_URL). */
+const fanoutMetrics: MetricGroup = (registry, sources, now) => {
+  let fanout: FanoutStats | null = null;
+  const stop = listenOn(FANOUT_STATS_CHANNEL, (message) => {
+    if (isFanoutStats(message)) fanout = message;
+  });
+  scrapedCounter(
+    'porchlight_push_fanout_total',
+    'Push fan-out between replicas over PostgreSQL since start: sent (pushes received here, told to the others), received (told by another replica), resync (full refresh after a (re)connect of the LISTEN or a missed version), failed (could not notify; retried).',
+    () => fanout && { sent: fanout.sent, received: fanout.received, resync: fanout.resyncs, failed: fanout.failed },
+  )(registry, sources, now);
+  new Gauge({
+    name: 'porchlight_push_fanout_listener',
+    help: 'The push fan-out LISTEN connection to PostgreSQL: 1 for its state now (listening, or connecting: lost and trying again), 0 for the other; absent without DATABASE_URL.',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      if (!fanout) return;
+      this.set({ state: 'listening' }, fanout.listening ? 1 : 0);
+      this.set({ state: 'connecting' }, fanout.listening ? 0 : 1);
+    },
+  });
+  return stop;
+};
+
 /** Requests Node's parser rejected on the public port (front/public-server.ts): one plain count. */
 const rejectedRequests: MetricGroup = (registry, sources) => {
   new Counter({
@@ -228,6 +254,7 @@ const METRICS: readonly MetricGroup[] = [
   }),
   rejectedRequests,
   subscriptionMetrics,
+  fanoutMetrics,
 ];
 
 export function createMetrics(sources: MetricsSources): Metrics {

@@ -1,24 +1,31 @@
 /**
  * `npm run migrate`: brings the schema of each of Porchlight's stores to this code's version and
- * does nothing else (no server, no threads), so that a deployment can migrate once before its
- * replicas start. Reads the same settings as `npm start` (DATABASE_URL, SUBSCRIBERS_DB; the sign-in store's auth.db sits beside the subscribers' file). On
+ * does nothing else (with `-- --from-sqlite FILE`: first copies the subscribers' SQLite file into
+ * the empty PostgreSQL store, see store/copy-store.ts) (no server, no threads), so that a deployment can migrate once before its
+ * replicas start. Reads the same settings as `npm start` (DATABASE_URL, SUBSCRIBERS_DB, AUDIENCES_DB; the sign-in store's auth.db sits beside the subscribers' file). On
  * PostgreSQL, processes migrating at once take turns under an advisory lock; a database newer
  * than the code is refused, with nothing written. Problems: one line on stderr, exit 1.
  */
+import { existsSync } from 'node:fs';
 import { ConfigError } from '../contract/config-error.ts';
+import { checkSourceVersion, copyStore, StoreCopyError } from '../store/copy-store.ts';
+import { SqliteDatabase } from '../store/sqlite.ts';
 import { StoreConnectError, StoreVersionError } from '../store/errors.ts';
 import { describeLocation, openDatabase, storeLocation, type StoreLocation } from '../store/location.ts';
 import { migrate, type MigrationList } from '../store/migrations.ts';
 import { SUBSCRIBER_MIGRATIONS } from '../subscribers/migrations.ts';
+import { SITE_MIGRATIONS } from './fanout/site-store.ts';
 import { AUTH_MIGRATIONS } from '../auth/migrations.ts';
 import { authLocation } from '../auth/location.ts';
+import { AUDIENCE_MIGRATIONS } from '../audiences/migrations.ts';
 import { CONSOLE_MIGRATIONS } from '../console/migrations.ts';
 import { consoleLocation } from '../console/store.ts';
 import { loadLauncherConfig, type LauncherConfig } from './config.ts';
 
 interface MigratedStore {
   migrations: MigrationList;
-  location(config: LauncherConfig): StoreLocation;
+  /** Null: this store does not exist with these settings. */
+  location(config: LauncherConfig): StoreLocation | null;
 }
 
 /**
@@ -30,16 +37,60 @@ const STORES: readonly MigratedStore[] = [
   { migrations: SUBSCRIBER_MIGRATIONS, location: (config) => storeLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) },
   // Sessions and the sign-in throttle (src/auth/): auth.db beside the subscribers' file, or the schema `auth`.
   { migrations: AUTH_MIGRATIONS, location: (config) => authLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) },
+  // Who may read a non-public page (docs/private-pages.md): AUDIENCES_DB, or the schema `audiences`.
+  { migrations: AUDIENCE_MIGRATIONS, location: (config) => storeLocation(config.launcher.DATABASE_URL, config.launcher.AUDIENCES_DB) },
+  // The site replicas' push fan-out and shared push token (server/fanout/): PostgreSQL only.
+  { migrations: SITE_MIGRATIONS, location: (config) => (config.launcher.DATABASE_URL ? { dialect: 'postgres', url: config.launcher.DATABASE_URL } : null) },
   // The console's operators and audit trail: console.db beside them, or the schema `console`.
   { migrations: CONSOLE_MIGRATIONS, location: (config) => consoleLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) },
 ];
 
-/** Runs the migrations; resolves to the exit code. `out` gets progress, `err` one line per problem. */
-export async function runMigrate(env: NodeJS.ProcessEnv, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+/** The store `--from-sqlite` copies: the only one of Porchlight's own data that has a SQLite file today. */
+const COPIED_STORE = SUBSCRIBER_MIGRATIONS;
+
+/** `--from-sqlite FILE`, or nothing; anything else is a usage error. */
+export function parseMigrateArgs(args: readonly string[]): { fromSqlite: string | null } {
+  if (args.length === 0) return { fromSqlite: null };
+  if (args[0] === '--from-sqlite' && args.length === 2 && args[1] && !args[1].startsWith('-')) return { fromSqlite: args[1] };
+  throw new ConfigError('usage: npm run migrate [-- --from-sqlite FILE]');
+}
+
+/**
+ * `--from-sqlite FILE`: the subscribers' store in FILE (SQLite, at this code's schema version)
+ * copied whole into the empty one at DATABASE_URL (see store/copy-store.ts).
+ */
+async function copyFromSqlite(file: string, databaseUrl: string | undefined, out: (line: string) => void): Promise<void> {
+  if (!databaseUrl) throw new ConfigError('--from-sqlite copies into PostgreSQL: set DATABASE_URL');
+  // Opening a missing file would create an empty one.
+  if (!existsSync(file)) throw new ConfigError(`--from-sqlite: no file ${file}`);
+  const source = new SqliteDatabase(file);
   try {
+    await checkSourceVersion(source, COPIED_STORE);
+    const target = await openDatabase({ dialect: 'postgres', url: databaseUrl }, COPIED_STORE.store);
+    try {
+      const copied = await copyStore(source, target, COPIED_STORE);
+      const total = copied.reduce((sum, table) => sum + table.rows, 0);
+      out(`${COPIED_STORE.store}: copied ${total} rows from ${file} into PostgreSQL (DATABASE_URL): ${copied.map((table) => `${table.table} ${table.rows}`).join(', ')}`);
+    } finally {
+      await target.close();
+    }
+  } finally {
+    await source.close();
+  }
+}
+
+/** Runs the migrations; resolves to the exit code. `out` gets progress, `err` one line per problem. */
+export async function runMigrate(env: NodeJS.ProcessEnv, out: (line: string) => void, err: (line: string) => void, args: readonly string[] = []): Promise<number> {
+  try {
+    const { fromSqlite } = parseMigrateArgs(args);
     const config = loadLauncherConfig(env);
+    if (fromSqlite !== null) {
+      await copyFromSqlite(fromSqlite, config.launcher.DATABASE_URL, out);
+      // The other stores are migrated as usual below (the copied one is found up to date).
+    }
     for (const store of STORES) {
       const location = store.location(config);
+      if (location === null) continue;
       const db = await openDatabase(location, store.migrations.store);
       try {
         const { from, to } = await migrate(db, store.migrations);
@@ -52,7 +103,7 @@ export async function runMigrate(env: NodeJS.ProcessEnv, out: (line: string) => 
   } catch (error) {
     // Settings, the server, a newer schema: their messages are the one line. Anything else (a
     // failing migration, rolled back whole) is said in one line too, never with a stack.
-    const known = error instanceof ConfigError || error instanceof StoreConnectError || error instanceof StoreVersionError;
+    const known = error instanceof ConfigError || error instanceof StoreConnectError || error instanceof StoreVersionError || error instanceof StoreCopyError;
     err(`porchlight migrate: ${known || error instanceof Error ? (error as Error).message.split('\n')[0] : String(error)}`);
     return 1;
   }
@@ -63,5 +114,6 @@ if (import.meta.main) {
     process.env,
     (line) => process.stdout.write(`${line}\n`),
     (line) => process.stderr.write(`${line}\n`),
+    process.argv.slice(2),
   );
 }

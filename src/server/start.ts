@@ -24,6 +24,11 @@ import { createPublicServer } from './front/public-server.ts';
 import { drain } from './drain.ts';
 import { createPushReceiver } from './push/push-receiver.ts';
 import { createTlsGate } from './front/tls-gate.ts';
+import { createPrivateRelay } from './front/private-relay.ts';
+import { clientAddressResolver } from '../audiences/client-address.ts';
+import { viewerCookieName } from '../audiences/gated-routes.ts';
+import { storeLocation } from '../store/location.ts';
+import { authLocation } from '../auth/location.ts';
 import { loopbackOrigin, planPush, pushUrl, type PushPlan } from './push/push-setup.ts';
 import type { KeepPushChannelMessage } from './push/push-keeper.ts';
 import { pushToken } from './push/push-token.ts';
@@ -31,7 +36,7 @@ import { removeLocalConnection, writeLocalConnection } from './local-connection.
 import { createSubscriptionRelay, type SubscriptionRelay } from './front/subscription-relay.ts';
 import { planSubscriptions, type SubscriptionPlan } from './subscriptions/plan.ts';
 import type { SubscriptionsWorkerData } from './threads/subscriptions-worker.ts';
-import type { SiteWorkerData } from './threads/site-worker.ts';
+import type { SiteThreadReady, SiteWorkerData } from './threads/site-worker.ts';
 import { siteConfigOf, type SiteConfig } from '../site/running-config.ts';
 import type { RunningConsole } from './console-setup.ts';
 
@@ -118,13 +123,13 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 }
 
 /** The Astro site on a thread of its own, on an internal loopback port; only the front server talks to it. */
-export async function startSiteThread(config: SiteConfig, threads: ThreadOutput = {}): Promise<{ origin: string; post(message: KeepPushChannelMessage): void; close(): Promise<void> }> {
+export async function startSiteThread(config: SiteConfig, threads: ThreadOutput = {}): Promise<{ origin: string; sharedPushToken: string | null; post(message: KeepPushChannelMessage): void; close(): Promise<void> }> {
   const data: SiteWorkerData = { config };
-  const thread = await startPorchlightThread<{ origin: string }>('site', data, threads).catch((error: unknown) => {
+  const thread = await startPorchlightThread<SiteThreadReady>('site', data, threads).catch((error: unknown) => {
     throw error instanceof ThreadStartError && error.causeName === 'SiteNotBuiltError' ? new SiteNotBuiltError() : error;
   });
   exitWhenLost(thread, 'the site renderer');
-  return { origin: thread.ready.origin, post: (message) => thread.post(message), close: () => thread.close() };
+  return { origin: thread.ready.origin, sharedPushToken: thread.ready.sharedPushToken ?? null, post: (message) => thread.post(message), close: () => thread.close() };
 }
 
 interface SubscriptionsThread {
@@ -187,7 +192,16 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   const { HOST, PORT, METRICS_PORT, PAGE_CACHE_SECONDS, PUSH_UPDATES, PUSH_TOKEN } = config.launcher;
 
   const plan = planPush({ enabled: PUSH_UPDATES, embedded: embedded !== null, publicUrl: config.site.SITE_PUBLIC_URL ?? null });
-  const token = plan.on ? await pushToken(PUSH_TOKEN, config.site.CACHE_DIR) : null;
+  const frontLog = createLogger('front');
+
+  // The site shows the form, and tells its snapshots, only when subscriptions run. With
+  // DATABASE_URL it fans pushes out to the other replicas, and knows the push token they share.
+  const site = await startSiteThread(
+    siteConfigOf(config.site, config.languages, { api: { url: apiUrl, key: apiKey }, subscriptions: subscriptions !== null, subscribeFormOrigin: null, databaseUrl: config.launcher.DATABASE_URL ?? null, audiences: { audiences: storeLocation(config.launcher.DATABASE_URL, config.launcher.AUDIENCES_DB), auth: authLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) } }),
+  );
+  // Every replica must accept the same token (the API posts to whichever the balancer picks):
+  // PUSH_TOKEN, else the one kept in PostgreSQL, else (one process) the one kept in CACHE_DIR.
+  const token = plan.on ? (PUSH_TOKEN ?? site.sharedPushToken ?? (await pushToken(undefined, config.site.CACHE_DIR))) : null;
   const pushLog = createLogger('push');
   const receiver = createPushReceiver({
     token,
@@ -196,10 +210,6 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
       signalPush(kind);
     },
   });
-  const frontLog = createLogger('front');
-
-  // The site shows the form, and tells its snapshots, only when subscriptions run.
-  const site = await startSiteThread(siteConfigOf(config.site, config.languages, { api: { url: apiUrl, key: apiKey }, subscriptions: subscriptions !== null, subscribeFormOrigin: null }));
   const tlsGate = createTlsGate({
     publicHostName: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL).hostname : null,
   });
@@ -223,6 +233,11 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     push: receiver,
     ...(subscriptions ? { subscriptions: subscriptions.relay } : {}),
     tlsGate,
+    private: createPrivateRelay({
+      upstream: site.origin,
+      clientAddress: clientAddressResolver(config.launcher.TRUSTED_PROXIES),
+      cookieNames: [viewerCookieName(true), viewerCookieName(false)],
+    }),
     ...(operatorsConsole ? { console: operatorsConsole.handler } : {}),
     ...(config.site.SITE_PUBLIC_URL ? { publicHost: new URL(config.site.SITE_PUBLIC_URL).host } : {}),
     log: (line) => frontLog.warn(line),

@@ -18,7 +18,7 @@ export function devSiteConfig(): AstroIntegration {
         try {
           const env = parseSiteEnv(process.env);
           if (!env.STATUS_API_URL || !env.STATUS_API_KEY) throw new ConfigError('STATUS_API_URL and STATUS_API_KEY must be set for `astro dev`');
-          provideSiteConfig(siteConfigOf(env, languageSettings(env), { api: { url: env.STATUS_API_URL, key: env.STATUS_API_KEY }, subscriptions: false, subscribeFormOrigin: null }));
+          provideSiteConfig(siteConfigOf(env, languageSettings(env), { api: { url: env.STATUS_API_URL, key: env.STATUS_API_KEY }, subscriptions: false, subscribeFormOrigin: null, audiences: null }));
         } catch (error) {
           if (!(error instanceof ConfigError)) throw error;
           logger.warn(`pages will not render: ${error.message}`);

@@ -26,6 +26,12 @@ declare namespace App {
     exporting: boolean;
     /** The language a page address named (/acme/de/ names 'de'; the middleware strips it), or null. */
     locale: import('./i18n/locales.ts').Locale | null;
+    /** A preview for the console (src/site/preview/): the draft over the page, its theme and language; null for every visitor. */
+    preview: import('./preview/preview-route.ts').PreviewState | null;
+    /** A non-public page this request's visitor is of the audience of (src/site/private/), or null. */
+    viewerPage: import('../contract/index.ts').StatusPage | null;
+    /** The answer is for one visitor of a page with an audience: private, no-store, noindex. */
+    privateView: boolean;
     /** The words and formats this response speaks: the site's default until a page is resolved. */
     i18n: import('./i18n/translator.ts').Translator;
   }

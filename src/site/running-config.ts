@@ -7,6 +7,7 @@
  */
 import type { LanguageSettings } from './i18n/settings.ts';
 import type { SiteEnv, ThemeName } from './config.ts';
+import type { StoreLocation } from '../store/location.ts';
 
 export interface SiteConfig {
   apiUrl: string;
@@ -33,13 +34,37 @@ export interface SiteConfig {
   subscriptions: boolean;
   /** Null: the form posts to the page's own `subscribe` route; else to the page's route there (static export). */
   subscribeFormOrigin: string | null;
+  /** The push fan-out between replicas sharing DATABASE_URL (server/fanout/); null without it. */
+  fanout: FanoutSettings | null;
+  /** Where the audiences of non-public pages and their viewers' sessions are kept (docs/private-pages.md); null: no page has one (the static export). */
+  audiences: AudienceLocations | null;
 }
+
+export interface AudienceLocations {
+  /** The audiences store (AUDIENCES_DB, or the schema `audiences`). */
+  audiences: StoreLocation;
+  /** The sign-in store of sessions and the throttle (src/auth/location.ts). */
+  auth: StoreLocation;
+}
+
+/** What the push fan-out needs (DATABASE_URL is never logged: it may carry a password). */
+export interface FanoutSettings {
+  databaseUrl: string;
+  /** How often the data version is read (the safety net under LISTEN). */
+  versionPollSeconds: number;
+}
+
+/** The safety net's pace: a missed notification is caught within this (and a grace of up to 5 s). */
+export const FANOUT_VERSION_POLL_SECONDS = 10;
 
 /** What is known only once Porchlight runs, not from the environment alone. */
 export interface SiteRunFacts {
   api: { url: string; key: string };
   subscriptions: boolean;
   subscribeFormOrigin: string | null;
+  /** DATABASE_URL, when set: the push fan-out runs (never for the static export). */
+  databaseUrl?: string | null;
+  audiences: AudienceLocations | null;
 }
 
 /** The site's configuration from the parsed settings (`languages`: config.ts's languageSettings) and the run's facts. */
@@ -59,6 +84,8 @@ export function siteConfigOf(env: SiteEnv, languages: LanguageSettings, run: Sit
     cardFontFiles: env.CARD_FONT_FILES ?? [],
     subscriptions: run.subscriptions,
     subscribeFormOrigin: run.subscribeFormOrigin,
+    fanout: run.databaseUrl ? { databaseUrl: run.databaseUrl, versionPollSeconds: FANOUT_VERSION_POLL_SECONDS } : null,
+    audiences: run.audiences,
   };
 }
 

@@ -9,7 +9,8 @@
  *   and `RETURNING` for generated keys (never a driver's last-insert id);
  * - times as ISO text from time.ts (a `timestamptz` in PostgreSQL), ids from ids.ts;
  * - every write that depends on a row's state guards it in its WHERE (`… AND state = 'pending'`)
- *   and reads `changes`, so it stays right with several writers under READ COMMITTED;
+ *   and reads `changes`, so it stays right with several writers under READ COMMITTED; a claim of
+ *   several rows ends its SELECT with `skipLockedRows(dialect, alias)`;
  * - schema changes only in migrations (migrations.ts), with one script per dialect.
  *
  * The interface is asynchronous, as PostgreSQL's drivers are, although node:sqlite is not: the
@@ -21,6 +22,17 @@
 import type { Row, SqlParam } from './rows.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
+
+/**
+ * The end of a claiming `SELECT … ORDER BY … LIMIT n` inside a transaction that then updates the
+ * rows it read: on PostgreSQL `FOR UPDATE OF alias SKIP LOCKED`, so that two claimers at once take
+ * different rows instead of the second waiting for the first's rows and then finding them gone
+ * (it would claim fewer than it could, or nothing). SQLite needs none: `BEGIN IMMEDIATE` already
+ * runs one writer at a time.
+ */
+export function skipLockedRows(dialect: DialectName, alias: string): string {
+  return dialect === 'postgres' ? `FOR UPDATE OF ${alias} SKIP LOCKED` : '';
+}
 
 export interface RunResult {
   /** Rows inserted, updated or deleted. */

@@ -26,3 +26,19 @@ export class StoreVersionError extends Error {
 export class StoreConnectError extends Error {
   override name = 'StoreConnectError';
 }
+
+/**
+ * The database server cannot be used right now (it stopped, restarts, fails over, or the only
+ * server reachable is read-only): the statement did not run, or its transaction was rolled back.
+ * Callers answer "try again later" (HTTP 503 with Retry-After) or wait and retry; nothing half
+ * done was kept. `retryAfterSeconds` is a hint for that answer.
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds = 10) {
+    super(message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}

@@ -1,7 +1,7 @@
 import postgres from 'postgres';
 import type { Database, DialectName, RunResult, Transaction } from './database.ts';
 import { parseDatabaseUrl } from './database-url.ts';
-import { StoreConnectError } from './errors.ts';
+import { StoreConnectError, StoreUnavailableError } from './errors.ts';
 import { numberPlaceholders } from './placeholders.ts';
 import type { Row, SqlParam } from './rows.ts';
 
@@ -50,7 +50,7 @@ export function checkServerVersion(versionNum: number, version: string): void {
   if (versionNum < OLDEST_SERVER) throw new StoreConnectError(`the PostgreSQL server (DATABASE_URL) is version ${version}; Porchlight needs PostgreSQL 15 or newer`);
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED']);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'EPIPE', 'ECONNABORTED', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED']);
 
 /** A driver's connection failure as one line naming the servers (never the URL, which may carry a password). */
 function connectError(error: unknown, hosts: readonly string[]): Error {
@@ -62,14 +62,74 @@ function connectError(error: unknown, hosts: readonly string[]): Error {
   return new StoreConnectError(`cannot use the PostgreSQL server at ${where} (DATABASE_URL): ${error instanceof Error ? error.message : String(error)}`);
 }
 
+/**
+ * SQLSTATEs that say the server, not the statement, is the problem: connection exceptions (08…),
+ * the server shutting down or starting (57P01–57P03), too many connections (53300), and a write
+ * reaching a read-only server (25006: a standby, or a primary being demoted).
+ */
+const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300|25006)$/;
+
+/** A server that answers but takes no writes: the pool's connections there must not be kept. */
+const READ_ONLY_STATE = '25006';
+
+/**
+ * A failure of the server or of the way to it as StoreUnavailableError (callers answer 503 and
+ * retry); anything else (a constraint, a bad statement) is handed on as it is.
+ */
+export function unavailableError(error: unknown): StoreUnavailableError | null {
+  if (error instanceof StoreUnavailableError) return error;
+  const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  if (code === undefined) return null;
+  if (NETWORK_CODES.has(code)) return new StoreUnavailableError(`the PostgreSQL server cannot be reached (${code})`);
+  if (error instanceof postgres.PostgresError && UNAVAILABLE_STATES.test(code)) {
+    return new StoreUnavailableError(code === READ_ONLY_STATE ? 'the PostgreSQL server reached is read-only (a standby, or a fail-over under way)' : `the PostgreSQL server is unavailable (SQLSTATE ${code})`);
+  }
+  return null;
+}
+
+/**
+ * `target_session_attrs=read-write` as libpq means it: not a hot standby. The driver reads
+ * `read-write` as "default_transaction_read_only is off", which a hot standby also reports (it is
+ * read-only through `in_hot_standby`), so a standby listed first would be kept and every write
+ * refused; its `primary` checks `in_hot_standby`. A primary made read-only by hand (fenced) is
+ * still accepted by that check: its writes fail with 25006, and the pool is then replaced (guarded).
+ */
+function sessionAttrs(url: string): { target_session_attrs?: 'primary' } {
+  try {
+    return new URL(url).searchParams.get('target_session_attrs') === 'read-write' ? { target_session_attrs: 'primary' } : {};
+  } catch {
+    // Multi-host URLs are not WHATWG URLs; read the parameter from the query text.
+    return /[?&]target_session_attrs=read-write(?:&|$)/.test(url) ? { target_session_attrs: 'primary' } : {};
+  }
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+/** Resolves to TIMED_OUT after `ms`, without keeping the process alive. */
+function delay(ms: number): Promise<typeof TIMED_OUT> {
+  return new Promise((resolve) => setTimeout(() => resolve(TIMED_OUT), ms).unref());
+}
+
 const quoteIdentifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 type Driver = postgres.Sql<{ bigint: number | bigint; time: string }>;
 type DriverSql = Driver | postgres.TransactionSql<{ bigint: number | bigint; time: string }>;
 
-async function query(sql: DriverSql, text: string, params: SqlParam[]): Promise<postgres.RowList<postgres.Row[]>> {
+function query(sql: DriverSql, text: string, params: SqlParam[]): postgres.PendingQuery<postgres.Row[]> {
   return sql.unsafe(numberPlaceholders(text), params as postgres.ParameterOrJSON<never>[]);
 }
+
+/**
+ * How long a statement or transaction waits for a connection to a server that takes writes. The
+ * driver, asked for `target_session_attrs`, tries the hosts over and over while none qualifies (a
+ * primary lost, its standby not yet promoted) and never fails the waiting statement itself.
+ */
+export const CONNECTION_WAIT_MS = 5_000;
+
+const NO_SERVER = () => new StoreUnavailableError(`no PostgreSQL server that takes writes answered within ${CONNECTION_WAIT_MS / 1000} s`);
+
+/** A statement not yet sent to a server (the driver's Query: `state` is set once it is). */
+const notSent = (pending: postgres.PendingQuery<postgres.Row[]>) => (pending as unknown as { state: unknown }).state === null;
 
 /** The statements of one transaction, on the one connection the driver reserved for it. */
 function transactionOf(sql: postgres.TransactionSql<{ bigint: number | bigint; time: string }>): Transaction {
@@ -107,10 +167,55 @@ export interface PostgresOptions {
  */
 export class PostgresDatabase implements Database {
   readonly dialect: DialectName = 'postgres';
-  private readonly sql: Driver;
+  private sql: Driver;
+  private readonly connect: () => Driver;
+  private closed = false;
 
-  private constructor(sql: Driver) {
+  private constructor(connect: () => Driver, sql: Driver) {
+    this.connect = connect;
     this.sql = sql;
+  }
+
+  /**
+   * Runs a call on the pool, turning a failure of the server into StoreUnavailableError. A write
+   * refused as read-only means the pool holds connections to a standby (or a demoted primary):
+   * the pool is replaced, so the next call connects afresh and the driver picks a read-write
+   * server among DATABASE_URL's hosts (`target_session_attrs=read-write`).
+   */
+  /**
+   * A statement on the pool, given up (cancelled before it is sent, never run) when no connection
+   * comes within CONNECTION_WAIT_MS; a statement already sent is awaited. Giving up replaces the
+   * pool, which ends the driver's attempts to connect.
+   */
+  private statement(text: string, params: SqlParam[]): Promise<postgres.RowList<postgres.Row[]>> {
+    return this.guarded(async (sql) => {
+      const pending = query(sql, text, params);
+      const first = await Promise.race([pending, delay(CONNECTION_WAIT_MS)]);
+      if (first !== TIMED_OUT) return first as postgres.RowList<postgres.Row[]>;
+      if (!notSent(pending)) return await pending;
+      void pending.cancel();
+      pending.catch(() => undefined);
+      this.replacePool(sql);
+      throw NO_SERVER();
+    });
+  }
+
+  private async guarded<T>(call: (sql: Driver) => Promise<T>): Promise<T> {
+    const sql = this.sql;
+    try {
+      return await call(sql);
+    } catch (error) {
+      const unavailable = unavailableError(error);
+      if (!unavailable) throw error;
+      if (error instanceof postgres.PostgresError && error.code === READ_ONLY_STATE) this.replacePool(sql);
+      throw unavailable;
+    }
+  }
+
+  private replacePool(stale: Driver): void {
+    if (this.closed || this.sql !== stale) return;
+    this.sql = this.connect();
+    void stale.end({ timeout: 5 }).catch(() => undefined);
   }
 
   /**
@@ -120,7 +225,8 @@ export class PostgresDatabase implements Database {
   static async open(url: string, options: PostgresOptions): Promise<PostgresDatabase> {
     const { hosts } = parseDatabaseUrl(url);
     if (!/^[a-z][a-z0-9_]{0,62}$/.test(options.schema)) throw new TypeError(`PostgreSQL schema name ${JSON.stringify(options.schema)}`);
-    const sql: Driver = postgres(url, {
+    const connect = (): Driver => postgres(url, {
+      ...sessionAttrs(url),
       max: options.maxConnections ?? 5,
       connect_timeout: options.connectTimeoutSeconds ?? 10,
       // Notices ("schema already exists, skipping") are not Porchlight's to print.
@@ -131,6 +237,7 @@ export class PostgresDatabase implements Database {
         time: { to: 1184, from: [1184], serialize: (value: string) => value, parse: timeFromPostgres },
       },
     });
+    const sql = connect();
     try {
       const [server] = await sql.unsafe("SELECT current_setting('server_version_num')::int AS num, current_setting('server_version') AS version");
       checkServerVersion(Number(server?.num), String(server?.version));
@@ -141,7 +248,7 @@ export class PostgresDatabase implements Database {
           await tx.unsafe(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(options.schema)}`);
         });
       }
-      return new PostgresDatabase(sql);
+      return new PostgresDatabase(connect, sql);
     } catch (error) {
       await sql.end({ timeout: 1 }).catch(() => undefined);
       throw connectError(error, hosts);
@@ -149,21 +256,38 @@ export class PostgresDatabase implements Database {
   }
 
   async all(text: string, ...params: SqlParam[]): Promise<Row[]> {
-    return [...(await query(this.sql, text, params))] as Row[];
+    return [...(await this.statement(text, params))] as Row[];
   }
 
   async get(text: string, ...params: SqlParam[]): Promise<Row | undefined> {
-    return (await query(this.sql, text, params))[0] as Row | undefined;
+    return (await this.statement(text, params))[0] as Row | undefined;
   }
 
   async run(text: string, ...params: SqlParam[]): Promise<RunResult> {
-    return { changes: (await query(this.sql, text, params)).count };
+    return { changes: (await this.statement(text, params)).count };
   }
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    // Said, not assumed: a server whose default is REPEATABLE READ or SERIALIZABLE would make the
-    // stores' guarded updates fail with serialization errors instead of waiting and re-checking.
-    return (await this.sql.begin(ISOLATION, (tx) => work(transactionOf(tx)))) as T;
+    return this.guarded(async (sql) => {
+      // Given up when no connection comes in time (as statement()): a transaction that begins
+      // after that finds `abandoned` and rolls back before doing anything.
+      let began = false;
+      let abandoned = false;
+      // Said, not assumed: a server whose default is REPEATABLE READ or SERIALIZABLE would make the
+      // stores' guarded updates fail with serialization errors instead of waiting and re-checking.
+      const running = sql.begin(ISOLATION, (tx) => {
+        if (abandoned) throw NO_SERVER();
+        began = true;
+        return work(transactionOf(tx));
+      }) as Promise<T>;
+      const first = await Promise.race([running, delay(CONNECTION_WAIT_MS)]);
+      if (first !== TIMED_OUT) return first as T;
+      if (began) return await running;
+      abandoned = true;
+      running.catch(() => undefined);
+      this.replacePool(sql);
+      throw NO_SERVER();
+    });
   }
 
   async migrationTransaction(work: (tx: Transaction) => Promise<void>): Promise<void> {
@@ -197,6 +321,7 @@ export class PostgresDatabase implements Database {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.sql.end({ timeout: 5 });
   }
 }

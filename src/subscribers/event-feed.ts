@@ -55,10 +55,10 @@ export class EventFeed {
 
   private async takeNow(snapshot: Snapshot, now: number): Promise<FeedResult> {
     const previous = this.previous;
-    this.previous = snapshot;
     const removed = await this.store.notePages(new Set(snapshot.pages.map((page) => page.id)), now, this.pageGraceMs);
     if (!previous) {
       await this.store.writeFeedBaseline(encodeBaseline(snapshot, now));
+      this.previous = snapshot;
       return { events: 0, queued: 0, removed };
     }
     const events = diffSnapshots(previous, snapshot, { monitorDown: this.monitorDown });
@@ -88,6 +88,9 @@ export class EventFeed {
     // Saved once the events are recorded: a crash before this finds them again on the next start,
     // and the store keeps each event's key once, so nothing is mailed twice.
     await this.store.writeFeedBaseline(encodeBaseline(snapshot, now));
+    // Only now: a take that failed half-way (the store unreachable) leaves the comparison where it
+    // was, so the next snapshot finds the same events again (each recorded once by its key).
+    this.previous = snapshot;
     return { events: events.length + changes.length, queued, removed };
   }
 

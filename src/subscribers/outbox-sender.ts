@@ -7,6 +7,9 @@
  * losing it changes nothing. SMTP unreachable:
  * the whole sender pauses with a growing delay and the mails wait; a 4xx: that mail waits with
  * its own backoff; a 5xx to RCPT TO: that mail is given up and counts towards the address bouncing.
+ * The store unreachable (PostgreSQL stopped or failing over): the round ends, and the sender tries
+ * again after a delay that grows from half a second to 10 s while it lasts; a mail whose result
+ * could not be recorded stays claimed and is settled by its lease (docs/subscriptions.md).
  */
 import type { MailContent } from './mail-view.ts';
 import { finishMail } from './mail-view.ts';
@@ -30,6 +33,8 @@ export interface SenderOptions {
   /** The manage (unsubscribe) link of a subscriber, from the link base stored with the event, in the mail's language. */
   manageUrl(manageBase: string, subscriberId: string, locale: string): string;
   messageId(mail: DueMail): string;
+  /** A round failed (the store unreachable, say): told once per failed round; the sender retries. */
+  onRoundFailed?(error: unknown, retryInMs: number): void;
   now?: () => number;
 }
 
@@ -87,6 +92,8 @@ export class OutboxSender {
   private readonly waker: Waker;
   private pausedUntil = 0;
   private pauses = 0;
+  /** Rounds failed in a row (the store unreachable): the delay before the next grows with it. */
+  private failedRounds = 0;
   private closed = false;
   private readonly now: () => number;
   private readonly store: SubscriberStore;
@@ -111,6 +118,18 @@ export class OutboxSender {
   }
 
   private async pump(): Promise<void> {
+    try {
+      await this.drain();
+      this.failedRounds = 0;
+    } catch (error) {
+      this.failedRounds += 1;
+      const retryInMs = Math.min(10_000, 500 * 2 ** Math.min(5, this.failedRounds - 1));
+      this.options.onRoundFailed?.(error, retryInMs);
+      this.schedule(this.now() + retryInMs);
+    }
+  }
+
+  private async drain(): Promise<void> {
     while (!this.closed) {
       const now = this.now();
       if (now < this.pausedUntil) return this.schedule(this.pausedUntil);
@@ -120,7 +139,9 @@ export class OutboxSender {
         if (next !== null) this.schedule(next);
         return;
       }
-      await Promise.all(batch.map((mail) => this.sendOne(mail)));
+      // Every send of the batch ends before the next claim (at most `concurrency` at once), even when one fails.
+      const failed = (await Promise.allSettled(batch.map((mail) => this.sendOne(mail)))).find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
       if (this.options.maxPerSecond > 0) {
         const wait = (batch.length * 1000) / this.options.maxPerSecond - (this.now() - now);
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));

@@ -21,6 +21,7 @@ import type { SubscriberStore } from './store.ts';
 import { readManageToken, isTokenShaped } from './tokens.ts';
 import { chooseLocale } from './subscriber-language.ts';
 import type { EndpointSubscription } from './endpoint-deliveries.ts';
+import { StoreUnavailableError } from '../store/errors.ts';
 
 /** The largest form body read: an address, a few dozen component ids and a token. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -103,9 +104,9 @@ function sendJson(response: ServerResponse, status: number, body: Record<string,
   response.end(bytes);
 }
 
-function send(request: IncomingMessage, response: ServerResponse, answer: AnswerPage): void {
+function send(request: IncomingMessage, response: ServerResponse, answer: AnswerPage, headers: Record<string, string> = {}): void {
   const body = Buffer.from(answer.html);
-  response.writeHead(answer.status, { ...ANSWER_HEADERS, 'content-length': String(body.length) });
+  response.writeHead(answer.status, { ...ANSWER_HEADERS, ...headers, 'content-length': String(body.length) });
   response.end(request.method === 'HEAD' ? undefined : body);
 }
 
@@ -124,11 +125,34 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
   const message = (status: number, title: string, body: string) => answerPage(status, null, null, { kind: 'message', title, body }, siteI18n);
   const site = subscriptionText(siteI18n);
 
+  /**
+   * The store unreachable (PostgreSQL stopped, failing over): 503 with Retry-After and a page (or
+   * JSON) saying that nothing was saved. Nothing was: each change is one transaction, rolled back
+   * (or never begun) when the server went away, and no mail is queued before it commits.
+   */
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    try {
+      await handleNow(request, response);
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError) || response.headersSent) throw error;
+      request.resume();
+      const retryAfter = { 'retry-after': String(error.retryAfterSeconds) };
+      if (wantsJson(request)) {
+        const bytes = Buffer.from(JSON.stringify({ ok: false, problem: 'unavailable', message: site.storeUnavailableBody }));
+        response.writeHead(503, { ...ANSWER_HEADERS, ...retryAfter, 'content-type': 'application/json; charset=utf-8', 'content-length': String(bytes.length) });
+        response.end(bytes);
+        return;
+      }
+      send(request, response, message(503, site.unavailableTitle, site.storeUnavailableBody), retryAfter);
+    }
+  }
+
+  async function handleNow(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const snapshot = deps.snapshot();
     const method = request.method ?? 'GET';
     const client = String(request.headers['x-porchlight-client'] ?? 'unknown');
-    if (!snapshot) return send(request, response, message(503, site.unavailableTitle, site.unavailableBody));
+    // No data loaded yet (just started): nothing can be checked against the pages; soon it can.
+    if (!snapshot) return send(request, response, message(503, site.unavailableTitle, site.unavailableBody), { 'retry-after': '5' });
     const found = locate(snapshot, request.headers.host, request.url ?? '/');
     if (!found) return send(request, response, message(404, site.notFoundTitle, site.notFoundBody));
     const { page, action } = found;

@@ -93,6 +93,7 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
     maxPerSecond: options.maxPerSecond ?? 50,
     manageUrl: (base, subscriberId, locale) => manageLink(base, manageToken(store.secret(), subscriberId), locale),
     messageId: (mail) => `<${mail.eventId}.${mail.subscriberId}@${messageHost}>`,
+    onRoundFailed: (error, retryInMs) => log.warn({ event: 'outbox-sender', reason: reasonOf(error), retryInMs }, `the outbox could not be read or written (${reasonOf(error)}); trying again in ${Math.round(retryInMs / 100) / 10} s`),
   });
   const languages = options.languages ?? DEFAULT_LANGUAGE_SETTINGS;
 
@@ -134,22 +135,43 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
   let latest: Snapshot | null = null;
   /** The snapshot being taken (the feed takes them one at a time); close waits for it. */
   let feeding: Promise<void> = Promise.resolve();
+  let closing = false;
+  /** A take that failed (the store unreachable) is tried again: no new snapshot may come while the data stays the same. */
+  let feedRetry: NodeJS.Timeout | null = null;
+  let feedFailures = 0;
+  const takeLatest = () => {
+    const snapshot = latest;
+    if (!snapshot || closing) return;
+    if (feedRetry) clearTimeout(feedRetry);
+    feedRetry = null;
+    feeding = feed.take(snapshot, Date.now()).then(
+      (result) => {
+        feedFailures = 0;
+        if (result.events > 0 || result.removed > 0) log.info({ event: 'subscription-events', events: result.events, queued: result.queued, removed: result.removed }, `${result.events} events, ${result.queued} mails queued`);
+        // An event another replica recorded first queued nothing here, but its mails are due:
+        // every replica that sees it sends its share (each row claimed by one of them).
+        if (result.queued > 0 || result.events > 0) {
+          sender.wake();
+          endpoints.wake();
+        }
+      },
+      (error: unknown) => {
+        feedFailures += 1;
+        const retryInMs = Math.min(10_000, 1_000 * 2 ** Math.min(4, feedFailures - 1));
+        log.error({ event: 'subscription-events', reason: reasonOf(error), retryInMs }, `events could not be recorded (${reasonOf(error)}); trying again in ${retryInMs / 1000} s`);
+        if (closing || latest !== snapshot) return;
+        feedRetry = setTimeout(takeLatest, retryInMs);
+        feedRetry.unref();
+      },
+    );
+  };
   const stopSnapshots = onSnapshot((kind, snapshot) => {
     if (kind === 'restored') {
       latest ??= snapshot;
       return;
     }
     latest = snapshot;
-    feeding = feed.take(snapshot, Date.now()).then(
-      (result) => {
-        if (result.events > 0 || result.removed > 0) log.info({ event: 'subscription-events', events: result.events, queued: result.queued, removed: result.removed }, `${result.events} events, ${result.queued} mails queued`);
-        if (result.queued > 0) {
-          sender.wake();
-          endpoints.wake();
-        }
-      },
-      (error: unknown) => log.error({ event: 'subscription-events', reason: reasonOf(error) }, `events could not be recorded (${reasonOf(error)})`),
-    );
+    takeLatest();
   });
 
   const confirmations = { sent: 0, failed: 0 };
@@ -220,6 +242,8 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async close() {
       clearInterval(tick);
+      closing = true;
+      if (feedRetry) clearTimeout(feedRetry);
       stopSnapshots();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

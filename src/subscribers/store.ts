@@ -6,7 +6,7 @@
  * floor's; the same SQL runs on both dialects). The store lives on the subscriptions thread, never on the
  * thread that answers visitors.
  */
-import type { Database, Transaction } from '../store/database.ts';
+import { skipLockedRows, type Database, type Transaction } from '../store/database.ts';
 import { newId } from '../store/ids.ts';
 import { migrate } from '../store/migrations.ts';
 import { openDatabase, type StoreLocation } from '../store/location.ts';
@@ -316,7 +316,8 @@ export class SubscriberStore {
       const rows = await tx.all(
         `SELECT o.subscriber_id, o.event_id, o.attempts, s.email, s.locale, s.state AS subscriber_state, e.mail
          FROM outbox o JOIN subscribers s ON s.id = o.subscriber_id JOIN events e ON e.id = o.event_id
-         WHERE o.state = 'pending' AND o.next_attempt <= ? AND s.channel = 'email' ORDER BY o.next_attempt, o.event_id LIMIT ?`,
+         WHERE o.state = 'pending' AND o.next_attempt <= ? AND s.channel = 'email' ORDER BY o.next_attempt, o.event_id LIMIT ?
+         ${skipLockedRows(this.db.dialect, 'o')}`,
         at, limit,
       );
       const due: DueMail[] = [];
@@ -439,7 +440,8 @@ export class SubscriberStore {
          FROM outbox o JOIN subscribers s ON s.id = o.subscriber_id JOIN events e ON e.id = o.event_id
          WHERE o.state = 'pending' AND o.next_attempt <= ? AND s.channel <> 'email'
            AND ${HEAD_OF_LINE}
-         ORDER BY o.next_attempt, o.event_id LIMIT ?`,
+         ORDER BY o.next_attempt, o.event_id LIMIT ?
+         ${skipLockedRows(this.db.dialect, 'o')}`,
         at, limit * 8,
       );
       const inFlight = new Map(busy);

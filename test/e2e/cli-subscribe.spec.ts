@@ -7,10 +7,7 @@
  * nothing sent, nothing stored.
  */
 import { execFile } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -22,21 +19,16 @@ import { freePort } from '../../bench/lib/free-port.ts';
 import { runPorchlight } from './support/porchlight-cli.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
+import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 test.describe.configure({ mode: 'serial' });
-
-interface Hit {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
 
 let sink: SmtpSink;
 let site: PorchlightProcess;
 let dir: string;
-let receiver: http.Server;
+let receiver: WebhookReceiver;
 let receiverUrl: string;
-const hits: Hit[] = [];
+let hits: ReceivedHook[];
 
 const porchlight = (args: string[]) => runPorchlight(args, { CACHE_DIR: path.join(dir, 'cache') });
 const root = path.resolve(import.meta.dirname, '../..');
@@ -51,17 +43,9 @@ async function storedCount(): Promise<number> {
 
 test.beforeAll(async () => {
   sink = await startSmtpSink();
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      hits.push({ path: req.url ?? '', headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(204).end();
-    });
-  });
-  receiver.listen(0, '127.0.0.1');
-  await once(receiver, 'listening');
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startWebhookReceiver();
+  receiverUrl = receiver.url;
+  hits = receiver.hits;
   dir = await mkdtemp(path.join(tmpdir(), 'pl-e2e-cli-subscribe-'));
   const port = await freePort();
   site = await startPorchlightProcess({
@@ -90,8 +74,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   expect(await site.stop()).toBe(0);
   await sink.stop();
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.stop();
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -5,10 +5,7 @@
  * SUBSCRIPTION_WEBHOOK_ALLOW_PRIVATE=true for it) gets a signed ping, then the incident, which
  * the `standardwebhooks` library verifies. A URL with credentials is refused, in words.
  */
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -18,35 +15,22 @@ import { apiFor, demoPage } from './support/api.ts';
 import { freePort } from '../../bench/lib/free-port.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
+import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 test.describe.configure({ mode: 'serial' });
-
-interface Hit {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
 
 let sink: SmtpSink;
 let site: PorchlightProcess;
 let dir: string;
-let receiver: http.Server;
+let receiver: WebhookReceiver;
 let receiverUrl: string;
-const hits: Hit[] = [];
+let hits: ReceivedHook[];
 
 test.beforeAll(async () => {
   sink = await startSmtpSink();
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      hits.push({ path: req.url ?? '', headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(204).end();
-    });
-  });
-  receiver.listen(0, '127.0.0.1');
-  await once(receiver, 'listening');
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startWebhookReceiver();
+  receiverUrl = receiver.url;
+  hits = receiver.hits;
   dir = mkdtempSync(join(tmpdir(), 'pl-e2e-hooks-'));
   const port = await freePort();
   site = await startPorchlightProcess({
@@ -73,8 +57,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   expect(await site.stop()).toBe(0);
   await sink.stop();
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 

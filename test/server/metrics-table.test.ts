@@ -1,6 +1,7 @@
 /** The metrics table: every row registers its metrics, and the scraped counters read their counts. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMetrics, type Metrics } from '../../src/server/metrics.ts';
+import { announceFanoutStats } from '../../src/server/fanout/fanout-stats.ts';
 
 let metrics: Metrics;
 afterEach(() => metrics.close());
@@ -16,6 +17,8 @@ describe('the metrics table', () => {
       'porchlight_data_refreshes_total',
       'porchlight_front_requests_total',
       'porchlight_push_events_total',
+      'porchlight_push_fanout_listener',
+      'porchlight_push_fanout_total',
       'porchlight_rejected_requests_total',
       'porchlight_render_duration_seconds',
       'porchlight_renders_total',
@@ -38,5 +41,19 @@ describe('the metrics table', () => {
     expect(text).toContain('porchlight_tls_gate_requests_total{result="allowed"} 3');
     expect(text).toContain('porchlight_tls_gate_requests_total{result="refused"} 1');
     expect(await metrics.registry.getSingleMetricAsString('porchlight_rejected_requests_total')).toContain('porchlight_rejected_requests_total 9');
+  });
+
+  it("shows the push fan-out's figures as the site's thread last told them, and nothing without them", async () => {
+    metrics = createMetrics({ apiOrigin: 'http://127.0.0.1:1', front: () => null, push: () => null });
+    expect(await metrics.registry.getSingleMetricAsString('porchlight_push_fanout_listener')).not.toMatch(/^porchlight_push_fanout_listener\{/m);
+    announceFanoutStats({ sent: 2, received: 5, resyncs: 1, failed: 0, listening: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    const total = await metrics.registry.getSingleMetricAsString('porchlight_push_fanout_total');
+    expect(total).toContain('porchlight_push_fanout_total{result="sent"} 2');
+    expect(total).toContain('porchlight_push_fanout_total{result="received"} 5');
+    expect(total).toContain('porchlight_push_fanout_total{result="resync"} 1');
+    const listener = await metrics.registry.getSingleMetricAsString('porchlight_push_fanout_listener');
+    expect(listener).toContain('porchlight_push_fanout_listener{state="listening"} 1');
+    expect(listener).toContain('porchlight_push_fanout_listener{state="connecting"} 0');
   });
 });

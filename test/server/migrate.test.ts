@@ -10,6 +10,9 @@ import { DIALECTS, useDialects } from '../support/postgres.ts';
 import { SUBSCRIBER_MIGRATIONS } from '../../src/subscribers/migrations.ts';
 import { latestVersion } from '../../src/store/migrations.ts';
 import { AUTH_MIGRATIONS } from '../../src/auth/migrations.ts';
+import { AUDIENCE_MIGRATIONS } from '../../src/audiences/migrations.ts';
+
+const AUDIENCES_NEWEST = latestVersion(AUDIENCE_MIGRATIONS);
 import { CONSOLE_MIGRATIONS } from '../../src/console/migrations.ts';
 
 /** The subscribers' newest schema version, and every version up to it as rows. */
@@ -25,7 +28,7 @@ const dialects = useDialects();
 async function run(env: NodeJS.ProcessEnv): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runMigrate({ SUBSCRIBERS_DB: join(dir, 'subscribers.db'), ...env }, (line) => out.push(line), (line) => err.push(line));
+  const code = await runMigrate({ SUBSCRIBERS_DB: join(dir, 'subscribers.db'), AUDIENCES_DB: join(dir, 'audiences.db'), ...env }, (line) => out.push(line), (line) => err.push(line));
   return { code, out, err };
 }
 
@@ -48,8 +51,8 @@ function migrateProcess(env: NodeJS.ProcessEnv): Promise<{ code: number | null; 
 
 describe('npm run migrate', () => {
   it('migrates the subscribers\' SQLite file and the sign-in store beside it, then finds them up to date', async () => {
-    expect(await run({})).toEqual({ code: 0, out: [`subscribers: schema version 0 → ${NEWEST} (${join(dir, 'subscribers.db')})`, `auth: schema version 0 → ${AUTH_NEWEST} (${join(dir, 'auth.db')})`, `console: schema version 0 → ${CONSOLE_NEWEST} (${join(dir, 'console.db')})`], err: [] });
-    expect(await run({})).toEqual({ code: 0, out: [`subscribers: schema version ${NEWEST}, up to date (${join(dir, 'subscribers.db')})`, `auth: schema version ${AUTH_NEWEST}, up to date (${join(dir, 'auth.db')})`, `console: schema version ${CONSOLE_NEWEST}, up to date (${join(dir, 'console.db')})`], err: [] });
+    expect(await run({})).toEqual({ code: 0, out: [`subscribers: schema version 0 → ${NEWEST} (${join(dir, 'subscribers.db')})`, `auth: schema version 0 → ${AUTH_NEWEST} (${join(dir, 'auth.db')})`, `audiences: schema version 0 → ${AUDIENCES_NEWEST} (${join(dir, 'audiences.db')})`, `console: schema version 0 → ${CONSOLE_NEWEST} (${join(dir, 'console.db')})`], err: [] });
+    expect(await run({})).toEqual({ code: 0, out: [`subscribers: schema version ${NEWEST}, up to date (${join(dir, 'subscribers.db')})`, `auth: schema version ${AUTH_NEWEST}, up to date (${join(dir, 'auth.db')})`, `audiences: schema version ${AUDIENCES_NEWEST}, up to date (${join(dir, 'audiences.db')})`, `console: schema version ${CONSOLE_NEWEST}, up to date (${join(dir, 'console.db')})`], err: [] });
   });
 
   it('refuses a malformed DATABASE_URL in one line that does not repeat it, and writes nothing', async () => {
@@ -72,7 +75,7 @@ describe.runIf(DIALECTS.includes('postgres'))('npm run migrate on PostgreSQL', (
     expect([first.code, second.code, first.stderr, second.stderr]).toEqual([0, 0, '', '']);
     // Whether the second started before the first was done depends on the machine: either way it
     // succeeds (applying a migration twice would fail on its CREATE TABLE) and says where it stands.
-    for (const run of [first, second]) expect(run.stdout).toMatch(new RegExp(`^subscribers: schema version (0 → ${NEWEST}|${NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nauth: schema version (0 → ${AUTH_NEWEST}|${AUTH_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nconsole: schema version (0 → ${CONSOLE_NEWEST}|${CONSOLE_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\n$`));
+    for (const run of [first, second]) expect(run.stdout).toMatch(new RegExp(`^subscribers: schema version (0 → ${NEWEST}|${NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nauth: schema version (0 → ${AUTH_NEWEST}|${AUTH_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\naudiences: schema version (0 → ${AUDIENCES_NEWEST}|${AUDIENCES_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nsite: schema version (0 → 1|1, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nconsole: schema version (0 → ${CONSOLE_NEWEST}|${CONSOLE_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\n$`));
     const sql = postgres(url, { max: 1, onnotice: () => undefined });
     try {
       expect(await sql`SELECT version FROM subscribers.schema_migrations ORDER BY version`).toEqual(ALL_VERSIONS);

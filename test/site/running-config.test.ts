@@ -9,7 +9,7 @@ afterEach(() => {
 
 function configOf(env: Record<string, string>): SiteConfig {
   const parsed = loadLauncherConfig(env);
-  return siteConfigOf(parsed.site, parsed.languages, { api: { url: 'http://127.0.0.1:4322/api/v1', key: 'sk_test' }, subscriptions: true, subscribeFormOrigin: null });
+  return siteConfigOf(parsed.site, parsed.languages, { api: { url: 'http://127.0.0.1:4322/api/v1', key: 'sk_test' }, subscriptions: true, subscribeFormOrigin: null, audiences: null });
 }
 
 describe("the site's configuration, handed to it as data", () => {

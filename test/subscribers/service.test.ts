@@ -21,6 +21,10 @@ import { incident, now, snapshot } from '../site/view/fixtures.ts';
 
 let sink: SmtpSink;
 let dir: string;
+// The service logs each event at info and each recovery at warn; these tests read the store and the
+// SMTP sink instead, and a quiet run keeps real failures readable.
+process.env.LOG_LEVEL = 'silent';
+
 const running: RunningSubscriptions[] = [];
 const dialects = useDialects();
 

@@ -9,7 +9,7 @@
  * CI=true, where that is an error: CI installs the `postgresql` package (.ci/run).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
@@ -49,30 +49,90 @@ function runAsServerUser(command: string, args: string[]): void {
   if (result.status !== 0) throw new Error(`${command} failed (${result.status ?? result.signal}): ${(result.stderr || result.stdout).trim().slice(0, 500)}`);
 }
 
+/** The processes whose parent is `pid`, from /proc (Linux). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // "pid (comm) state ppid …": the name may hold spaces, so read after its closing parenthesis.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return children;
+}
+
 export interface PostgresCluster {
   port: number;
   /** The URL of a database of this cluster. */
   url(database: string): string;
   /** Creates a new database and gives its URL. */
   createDatabase(name: string): Promise<string>;
+  /** An outage: `pg_ctl stop -m fast` (sessions are ended); the cluster's files stay. */
+  stopServer(): void;
+  /** Starts the server again after stopServer (or kill), on the same port. */
+  startServer(): void;
+  /** The server lost at once: SIGKILL to the postmaster (its backends end when they notice). */
+  kill(): void;
+  /**
+   * A hot standby of this cluster (`pg_basebackup -R`, streaming from it) started on another free
+   * loopback port; `promote()` makes it a primary. Stopped and deleted with this one.
+   */
+  startStandby(): Promise<PostgresCluster & { promote(): void }>;
   stop(): void;
 }
 
 /** Starts a cluster on a free loopback port (about 3 s). */
 export async function startPostgresCluster(): Promise<PostgresCluster> {
+  return startCluster(null);
+}
+
+function serverUserIds(): { uid: number; gid: number } {
+  return {
+    uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
+    gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
+  };
+}
+
+/** A cluster made by initdb, or (`primaryPort`) a hot standby copied from the primary on that port. */
+async function startCluster(primaryPort: number | null): Promise<PostgresCluster & { promote(): void }> {
   const bin = postgresBinDir();
   if (!bin) throw new Error('PostgreSQL 15+ is not installed');
   const dir = mkdtempSync(join(tmpdir(), 'pl-pg-'));
   chmodSync(dir, 0o755);
   if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    const { uid, gid } = serverUserIds();
     chownSync(dir, uid, gid);
   }
   const data = join(dir, 'data');
   let port = 0;
+  const standbys: PostgresCluster[] = [];
+  const pgCtl = (args: string[]) => runAsServerUser(join(bin, 'pg_ctl'), ['-D', data, ...args]);
+  const running = () => existsSync(join(data, 'postmaster.pid'));
+  const startServer = () =>
+    pgCtl(['-l', join(dir, 'log'), '-w', '-t', '60', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start']);
+  const kill = () => {
+    if (!running()) return;
+    const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    // The machine lost: the postmaster and every backend at once (a backend left alone could
+    // still commit on its open connection for a moment).
+    const children = childrenOf(pid);
+    for (const victim of [pid, ...children]) {
+      try {
+        process.kill(victim, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+    // The pid file stays behind a SIGKILL.
+    rmSync(join(data, 'postmaster.pid'), { force: true });
+  };
   const stop = () => {
-    if (existsSync(join(data, 'postmaster.pid'))) {
+    for (const standby of standbys.splice(0)) standby.stop();
+    if (running()) {
       const args = ['-D', data, '-m', 'immediate', '-w', 'stop'];
       if (asRoot) spawnSync('runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), ...args], { timeout: 30_000 });
       else spawnSync(join(bin, 'pg_ctl'), args, { timeout: 30_000 });
@@ -82,12 +142,13 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   };
   process.on('exit', stop);
   try {
-    runAsServerUser(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', USER, '--no-locale', '-E', 'UTF8', '--no-sync']);
+    if (primaryPort === null) runAsServerUser(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', USER, '--no-locale', '-E', 'UTF8', '--no-sync']);
+    else runAsServerUser(join(bin, 'pg_basebackup'), ['-R', '-D', data, '-h', '127.0.0.1', '-p', String(primaryPort), '-U', USER, '-X', 'stream', '-c', 'fast', '--no-sync']);
     // A port picked free may be taken before the server binds it: try a few.
     for (let attempt = 1; ; attempt += 1) {
       port = await freePort();
       try {
-        runAsServerUser(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start']);
+        startServer();
         break;
       } catch (error) {
         if (attempt >= 3) throw error;
@@ -110,6 +171,17 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       }
       return url(name);
     },
+    stopServer: () => {
+      if (running()) pgCtl(['-m', 'fast', '-w', '-t', '60', 'stop']);
+    },
+    startServer,
+    kill,
+    async startStandby() {
+      const standby = await startCluster(port);
+      standbys.push(standby);
+      return standby;
+    },
+    promote: () => pgCtl(['-w', '-t', '60', 'promote']),
     stop,
   };
 }

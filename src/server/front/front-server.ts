@@ -24,6 +24,7 @@ import { failRequest, plain, sendGateAnswer } from './front-answers.ts';
 import type { PushReceiver } from '../push/push-receiver.ts';
 import type { SubscriptionRelay } from './subscription-relay.ts';
 import type { TlsGate } from './tls-gate.ts';
+import type { PrivateRelay } from './private-relay.ts';
 import type { ConsoleHandler } from '../../console/handler.ts';
 
 export interface FrontOptions {
@@ -41,6 +42,8 @@ export interface FrontOptions {
   push?: PushReceiver;
   /** E-mail subscriptions' routes (GET, HEAD and POST), answered by their own thread. */
   subscriptions?: SubscriptionRelay;
+  /** Pages with an audience: their private routes and their viewers' requests, to the site for each visitor alone. */
+  private?: PrivateRelay;
   /** The on-demand TLS gate, answered from memory before anything is rendered. */
   tlsGate?: TlsGate;
   /** The operators' console (src/console/): its own answers, never stored or rendered by the site. */
@@ -222,7 +225,9 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     // The subscription forms post too: their routes pass the gate's Host and target checks as a
     // GET would, then go to their own thread, never to the cache or to Astro.
     const subscriptions = options.subscriptions?.matches(request) ? options.subscriptions : null;
-    const gated = gateRequest(subscriptions ? { method: 'GET', url: request.url, headers: request.headers, rawHeaders: request.rawHeaders } : request);
+    // The private routes' sign-in forms post too, to the site for their visitor alone.
+    const privateRoute = options.private?.matches(request) ? options.private : null;
+    const gated = gateRequest(subscriptions || privateRoute ? { method: 'GET', url: request.url, headers: request.headers, rawHeaders: request.rawHeaders } : request);
     if (isGateAnswer(gated)) return sendGateAnswer(request, response, gated);
     // Health and readiness on this thread, whatever the state of the render path.
     const probe = probes.answer(gated.path);
@@ -235,16 +240,23 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     const asking = host.name === checked.name ? null : (options.tlsGate?.askAbout(checked.name) ?? null);
     if (asking) {
       asking.then(() => {
-        if (!response.destroyed) answerAs(request, response, mainHost.answeredAs(checked), gated.path, subscriptions);
+        if (!response.destroyed) answerAs(request, response, mainHost.answeredAs(checked), gated.path, subscriptions, privateRoute);
       }, () => undefined);
       return;
     }
-    answerAs(request, response, host, gated.path, subscriptions);
+    answerAs(request, response, host, gated.path, subscriptions, privateRoute);
   }
 
-  function answerAs(request: IncomingMessage, response: ServerResponse, host: CheckedHost, path: string, subscriptions: SubscriptionRelay | null): void {
+  function answerAs(request: IncomingMessage, response: ServerResponse, host: CheckedHost, path: string, subscriptions: SubscriptionRelay | null, privateRoute: PrivateRelay | null): void {
     if (subscriptions) {
       subscriptions.handle(request, response, host.host, path).catch((error: unknown) => fail(request, response, error));
+      return;
+    }
+    // A private route, or a gated page's request that may be its audience's: never the cache.
+    const relay = privateRoute ?? (options.private?.claims(request, path, host.name) ? options.private : null);
+    if (relay) {
+      counts.pass += 1;
+      relay.handle(request, response, host.host, path).catch((error: unknown) => fail(request, response, error));
       return;
     }
     const target = options.freshMs > 0 ? cacheTarget(path, host) : null;
@@ -264,6 +276,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
       mainHost.close();
       probes.close();
       options.tlsGate?.close();
+      await options.private?.close();
       // Called once no visitor is waiting: background re-renders are abandoned, not awaited.
       await Promise.all([pool.close(), passThrough.close()]);
     },

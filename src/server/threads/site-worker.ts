@@ -19,6 +19,13 @@ export interface SiteWorkerData {
   config: SiteConfig;
 }
 
+/** What this thread tells the launcher once it listens. */
+export type SiteThreadReady = {
+  origin: string;
+  /** The push token the replicas share in PostgreSQL (null without DATABASE_URL). */
+  sharedPushToken: string | null;
+};
+
 reportUnhandledRejections('site');
 // The site's requests to the API are counted by the metrics on the main thread.
 const stopRelay = relayApiRequests();
@@ -43,11 +50,14 @@ try {
   });
   const { port } = server.address() as AddressInfo;
   const pushKeeper = createPushKeeper({ apiUrl: config.apiUrl, apiKey: config.apiKey });
+  // With DATABASE_URL: pushes fan out to the other replicas (loaded only then: the driver with it).
+  const fanout = config.fanout === null ? null : await (await import('../fanout/fanout.ts')).startFanout(config.fanout);
   onMessages(
     async () => {
       stopRelay();
       stopMemoryAnswers();
       await pushKeeper.stop();
+      await fanout?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -55,7 +65,8 @@ try {
       if (isKeepPushChannelMessage(message)) pushKeeper.keep(message);
     },
   );
-  announceReady({ origin: `http://127.0.0.1:${port}` });
+  const ready: SiteThreadReady = { origin: `http://127.0.0.1:${port}`, sharedPushToken: fanout?.sharedPushToken ?? null };
+  announceReady(ready);
 } catch (error) {
   announceFailure(error);
 }

@@ -20,8 +20,10 @@ import { announceDataFetchedAt } from './data-age.ts';
 import { onDataWanted } from './data-wanted.ts';
 import { announceDataVersion, dataVersionOf } from './data-version.ts';
 import { announceHiddenPages, hiddenPages } from './hidden-pages.ts';
+import { notePagesLoaded } from './loaded-pages.ts';
+import { audienceBook } from '../private/audience-book.ts';
 import { historyFile, memoryHistoryFile, type HistoryFile } from './history-file.ts';
-import { askPushChannelVerified, onPush, type PushMessage } from './push-signal.ts';
+import { askPushChannelVerified, isPushSign, onPush, type PushMessage } from './push-signal.ts';
 import { RateLimitPacer } from './rate-limit-pacer.ts';
 import { AskLimiter, pagesCheckIntervalMs, pagesReadDue } from './pages-freshness.ts';
 import { freshnessMs, LISTS, listsToRead, PAGES_WANTED, type PushEvent } from './refresh-plan.ts';
@@ -169,6 +171,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
       const hidden = announced ? hiddenPages(announced.pages, snapshot.pages) : null;
       if (hidden) announceHiddenPages(hidden);
       announceCustomDomains(snapshot.pages);
+      notePagesLoaded(snapshot.pages);
       // Nothing new (the pages list read again, unchanged): the domains answer the TLS gate's ask; the rest stands.
       if (snapshot === announced) return;
       announced = snapshot;
@@ -182,6 +185,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
     onRestored: (snapshot) => {
       announced = snapshot;
       announceCustomDomains(snapshot.pages);
+      notePagesLoaded(snapshot.pages);
       announceDataVersion(dataVersionOf(snapshot.fetchedAt));
       if (config.subscriptions) announceSnapshot('restored', snapshot);
     },
@@ -215,6 +219,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
           backfillBudget: histories.size === 0 ? config.backfillPages * FIRST_LOAD_BACKFILL_FACTOR : config.backfillPages,
           concurrency: 4,
           timeZones: timeZonesInUse(config.languages),
+          hasAudience: (pageId) => (audienceBook()?.byId(pageId) ?? null) !== null,
           // The pages list on its own (pages-freshness.ts) costs one request: no check pages.
           skipHistory: pagesOnly || Date.now() < historyHoldUntil,
           onHistoryError: (error) => {
@@ -306,7 +311,7 @@ export function createSiteData(config: SiteConfig, log: Logger = createLogger('s
   }, pagesCheckIntervalMs(freshMs)).unref();
   onPush((message: PushMessage) => {
     if (message.type === 'ask') return;
-    lastPushSign = Date.now();
+    if (isPushSign(message)) lastPushSign = Date.now();
     if (message.type !== 'push') return;
     if (message.event === PAGE_CHANGED_EVENT) return readPages(message.event);
     // Past a hundred unread events, one that names nothing known stands for them all (read every list).

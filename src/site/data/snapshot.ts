@@ -38,6 +38,8 @@ export interface LoadOptions {
   historyPace?: HistoryPace;
   /** Time zones of the pages, whose calendar days the uptime bars count besides UTC. */
   timeZones?: readonly string[];
+  /** Whether a non-public page has an audience: its monitors' uptime is kept too. */
+  hasAudience?: (pageId: string) => boolean;
   /** Awaited before each check page (the rate-limit pacer spreads them). */
   beforeCheckPage?: () => Promise<void>;
 }
@@ -48,11 +50,14 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return all;
 }
 
-/** Monitors that some public page shows: the only ones whose checks are worth fetching. */
-export function publicMonitorIds(pages: readonly StatusPage[]): string[] {
+/**
+ * Monitors that some public page shows, or a non-public page with an audience
+ * (`hasAudience`, docs/private-pages.md): the only ones whose checks are worth fetching.
+ */
+export function publicMonitorIds(pages: readonly StatusPage[], hasAudience: (pageId: string) => boolean = () => false): string[] {
   const ids = new Set<string>();
   for (const page of pages) {
-    if (page.isPublic === false) continue;
+    if (page.isPublic === false && !hasAudience(page.id)) continue;
     for (const link of page.monitors) ids.add(link.monitorId);
   }
   return [...ids];
@@ -75,7 +80,7 @@ export async function loadSnapshot(client: ApiClient, histories: Map<string, Mon
     lists.has('maintenance') || !previous ? collect(client.maintenance.listAll()) : previous.maintenance,
   ]);
   const byId = new Map(monitors.map((monitor) => [monitor.id, monitor]));
-  const tracked = publicMonitorIds(pages).filter((id) => byId.has(id));
+  const tracked = publicMonitorIds(pages, options.hasAudience).filter((id) => byId.has(id));
   const now = options.now();
   // Before planning: a history started again for a new zone is caught up as a new one.
   if (!options.skipHistory) alignHistories(histories, tracked, options.timeZones ?? []);

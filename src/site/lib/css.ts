@@ -112,3 +112,70 @@ export function safeLogoUrl(value: unknown): string | null {
   if (typeof value === 'string' && value.length <= MAX_URL_LENGTH && SITE_PATH.test(value)) return value;
   return safeHttpUrl(value);
 }
+
+/**
+ * What happens to a part of the owner's CSS: `escaped` by embedCustomCss (it can never close its
+ * element or open a comment), or `inert`: kept, but the page's Content-Security-Policy or every
+ * current browser gives it no effect (imports of other sheets, script addresses, IE expressions).
+ */
+export type CssFindingReason = 'closing-tag' | 'comment-mark' | 'nul' | 'import' | 'script-url' | 'blocked-url' | 'expression' | 'binding';
+
+export interface CssFinding {
+  effect: 'escaped' | 'inert';
+  reason: CssFindingReason;
+  /** 1-based line of the owner's text. */
+  line: number;
+  /** The text found, at most 80 characters. */
+  excerpt: string;
+}
+
+const MAX_FINDINGS = 100;
+
+/** Schemes a `url()` of the page's CSS may load (img-src and font-src of security/csp.ts). */
+const LOADABLE_SCHEMES = new Set(['http', 'https', 'data']);
+
+/** Patterns in CSS text (comments blanked first), in the order a report lists them. */
+const CSS_PATTERNS: readonly { pattern: RegExp; effect: CssFinding['effect']; reason: (match: RegExpExecArray) => CssFindingReason | null }[] = [
+  { pattern: /<\//g, effect: 'escaped', reason: () => 'closing-tag' },
+  { pattern: /<!--|-->/g, effect: 'escaped', reason: () => 'comment-mark' },
+  { pattern: /\u0000/g, effect: 'escaped', reason: () => 'nul' },
+  { pattern: /@import\b/gi, effect: 'inert', reason: () => 'import' },
+  {
+    pattern: /url\(\s*['"]?\s*([a-z][a-z0-9+.-]*):/gi,
+    effect: 'inert',
+    reason: (match) => {
+      const scheme = (match[1] ?? '').toLowerCase();
+      if (LOADABLE_SCHEMES.has(scheme)) return null;
+      return scheme === 'javascript' || scheme === 'vbscript' ? 'script-url' : 'blocked-url';
+    },
+  },
+  { pattern: /\bexpression\s*\(/gi, effect: 'inert', reason: () => 'expression' },
+  { pattern: /(?:^|[\s;{])(?:behavior|-moz-binding)\s*:/gi, effect: 'inert', reason: () => 'binding' },
+];
+
+/**
+ * What embedCustomCss changes in `css` and what will have no effect on the page, for the theming
+ * screen's report before publishing. `css` is the embedded text, the same as the page gets.
+ * Comments are looked into for the escapes (they apply everywhere) but not for the rest.
+ */
+export function customCssFindings(css: string | null | undefined): { css: string; findings: CssFinding[] } {
+  const embedded = embedCustomCss(css);
+  if (typeof css !== 'string' || css === '') return { css: embedded, findings: [] };
+  const text = css.toWellFormed().replace(/\r\n?/g, '\n');
+  // Comments blanked but for their line ends, so positions and lines stay those of the owner's text.
+  const uncommented = text.replace(/\/\*[\s\S]*?(?:\*\/|$)/g, (comment) => comment.replace(/[^\n]/g, ' '));
+  const lineAt = (index: number) => text.slice(0, index).split('\n').length;
+  const findings: (CssFinding & { index: number })[] = [];
+  for (const { pattern, effect, reason } of CSS_PATTERNS) {
+    const source = effect === 'escaped' ? text : uncommented;
+    for (const match of source.matchAll(pattern)) {
+      const why = reason(match);
+      if (why === null) continue;
+      const index = match.index ?? 0;
+      const excerpt = text.slice(index, index + 80).split('\n')[0] ?? '';
+      findings.push({ effect, reason: why, line: lineAt(index), excerpt: excerpt.trim(), index });
+    }
+  }
+  findings.sort((a, b) => a.index - b.index);
+  return { css: embedded, findings: findings.slice(0, MAX_FINDINGS).map(({ index: _index, ...finding }) => finding) };
+}

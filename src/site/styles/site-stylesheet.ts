@@ -12,9 +12,7 @@
 import { sha256Source } from '../security/csp.ts';
 import type { ThemeName } from '../config.ts';
 import reset from './reset.css?inline';
-import defaultTokens from '../../../themes/default.css?inline';
-import darkTokens from '../../../themes/dark.css?inline';
-import highContrastTokens from '../../../themes/high-contrast.css?inline';
+import { THEME_TEXTS } from './theme-sources.ts';
 import base from './base.css?inline';
 import layout from './layout.css?inline';
 import tones from './components/tones.css?inline';
@@ -52,9 +50,9 @@ const TEMPLATE_COMPONENTS: Readonly<Record<SheetName, readonly Component[]>> = {
 
 /** default.css holds the tokens every theme shares; the other two only override colours. */
 const THEME_TOKENS: Readonly<Record<ThemeName, string>> = {
-  default: defaultTokens,
-  dark: defaultTokens + darkTokens,
-  'high-contrast': defaultTokens + highContrastTokens,
+  default: THEME_TEXTS.default,
+  dark: THEME_TEXTS.default + THEME_TEXTS.dark,
+  'high-contrast': THEME_TEXTS.default + THEME_TEXTS.highContrast,
 };
 
 const layer = (name: string, css: string): string => `@layer ${name}{${css}}`;

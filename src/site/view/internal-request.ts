@@ -10,7 +10,12 @@ export const BASE_PATH_HEADER = 'x-porchlight-base-path';
 /** Marks the exporter's own requests (the export index answers only them). */
 export const EXPORT_HEADER = 'x-porchlight-export';
 
-export const INTERNAL_HEADERS: readonly string[] = [BASE_PATH_HEADER, EXPORT_HEADER];
+/** Marks the console's preview requests (src/site/preview/preview-request.ts). */
+export const PREVIEW_REQUEST_HEADER = 'x-porchlight-preview';
+
+/** The client's address, set only by the front's private relay (pages with an audience, docs/private-pages.md). */
+export const PRIVATE_CLIENT_HEADER = 'x-porchlight-private-client';
+export const INTERNAL_HEADERS: readonly string[] = [BASE_PATH_HEADER, EXPORT_HEADER, PREVIEW_REQUEST_HEADER, PRIVATE_CLIENT_HEADER];
 
 /** Path segments safe to write unescaped in links and on any static host. */
 const SEGMENT = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$/;

@@ -14,6 +14,7 @@ import { translator, type Translator } from '../i18n/translator.ts';
 import { slugBasePath } from './hrefs.ts';
 import { localeBasePath } from './languages.ts';
 import { findPageBySlug } from './routing.ts';
+import { withDraft } from '../preview/draft.ts';
 
 export interface ResolvedPage {
   snapshot: Snapshot;
@@ -37,11 +38,19 @@ export function resolvePage(locals: App.Locals, slug: string | undefined): Resol
     page = locals.domainPage.slug === slug ? locals.domainPage : null;
     rootPath = locals.sitePath;
   } else {
-    page = findPageBySlug(data.snapshot.pages, slug);
+    // A non-public page only for its audience's own request (src/site/private/private-access.ts).
+    page = findPageBySlug(data.snapshot.pages, slug) ?? (locals.viewerPage?.slug === slug ? locals.viewerPage : null);
     rootPath = page ? slugBasePath(locals.sitePath, page.slug) : '';
   }
   if (!page) return null;
   const language = pageLanguage(siteConfig().languages, page.slug);
+  if (locals.preview) {
+    // The console's preview: the draft over the live page, in the language it asks for (a
+    // right-to-left one whether the page offers it or not), through this same code.
+    const i18n = translator(locals.preview.locale, language.timeZone);
+    locals.i18n = i18n;
+    return { snapshot: data.snapshot, page: withDraft(page, locals.preview.draft), basePath: rootPath, rootPath, language, i18n, stale: data.stale };
+  }
   const locale = locals.locale ?? language.locale;
   if (locals.locale !== null && (locals.locale === language.locale || !language.offered.includes(locals.locale))) return null;
   const i18n = translator(locale, language.timeZone);

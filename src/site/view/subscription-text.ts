@@ -36,6 +36,7 @@ function words(i18n: Translator) {
     tooManyBody: t('subscribe.tooManyBody'),
     unavailableTitle: t('subscribe.unavailableTitle'),
     unavailableBody: t('subscribe.unavailableBody'),
+    storeUnavailableBody: t('subscribe.storeUnavailableBody'),
     confirmTitle: t('subscribe.confirmTitle'),
     confirmBody: t('subscribe.confirmBody'),
     confirmButton: t('subscribe.confirmButton'),

@@ -1,0 +1,261 @@
+/**
+ * `porchlight page-access show|set|invite|revoke|revoke-feeds|remove`: who may read a non-public
+ * page (docs/private-pages.md). The page is found through the API (slug or id); its audience is
+ * kept in Porchlight's own audiences store on this machine (DATABASE_URL when set, else
+ * AUDIENCES_DB, default ./data/audiences.db), which the running site re-reads within seconds.
+ * Secrets are read from files, never from flags (shell history, ps).
+ */
+import { readFile } from 'node:fs/promises';
+import type { StatusPage } from '../../api/index.ts';
+import { CidrError, parseCidr } from '../../audiences/cidr.ts';
+import { PRIVATE_PREFIX } from '../../audiences/gated-routes.ts';
+import { ACCESS_MODES, AudienceStore, type OidcSettings, type PageAccess } from '../../audiences/store.ts';
+import { hashPassword, passwordProblem, PASSWORD_MIN_LENGTH } from '../../auth/password.ts';
+import { DatabaseUrlError, parseDatabaseUrl } from '../../store/database-url.ts';
+import { StoreConnectError, StoreVersionError } from '../../store/errors.ts';
+import { storeLocation } from '../../store/location.ts';
+import { UsageError } from '../cli-error.ts';
+import { flag, oneOf, required, text, texts, type Command, type CommandContext } from '../command.ts';
+import { allPages, resolvePage } from '../lookups.ts';
+import { parseDuration, utc } from '../parse-time.ts';
+import { fields, table } from '../table.ts';
+
+/** The audiences store as the environment names it; one line on failure, never the URL. */
+async function openStore(env: NodeJS.ProcessEnv): Promise<AudienceStore> {
+  const databaseUrl = env.DATABASE_URL?.trim() || null;
+  try {
+    if (databaseUrl !== null) parseDatabaseUrl(databaseUrl);
+    return await AudienceStore.open(storeLocation(databaseUrl, env.AUDIENCES_DB?.trim() || './data/audiences.db'));
+  } catch (error) {
+    if (error instanceof DatabaseUrlError || error instanceof StoreConnectError || error instanceof StoreVersionError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+async function withStore<T>(env: NodeJS.ProcessEnv, work: (store: AudienceStore) => Promise<T>): Promise<T> {
+  const store = await openStore(env);
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function pageOf(context: CommandContext, typed: string): Promise<StatusPage> {
+  return resolvePage(await allPages(context.client), typed);
+}
+
+/** A secret from a file: its first line, trimmed. */
+async function secretFile(path: string, flagName: string): Promise<string> {
+  const content = await readFile(path, 'utf8').catch((error: unknown) => {
+    throw new UsageError(`--${flagName}: cannot read ${path} (${error instanceof Error && 'code' in error ? String(error.code) : 'unreadable'})`);
+  });
+  const secret = content.split(/\r?\n/)[0]?.trim() ?? '';
+  if (!secret) throw new UsageError(`--${flagName}: ${path} is empty`);
+  return secret;
+}
+
+function accessJson(page: StatusPage, access: PageAccess | null) {
+  return {
+    page: { id: page.id, slug: page.slug, isPublic: page.isPublic !== false },
+    audience: access && {
+      mode: access.mode,
+      passphrase: access.passphraseHash !== null,
+      cidrs: access.cidrs,
+      oidc: access.oidc && { issuer: access.oidc.issuer, clientId: access.oidc.clientId, emailDomains: access.oidc.emailDomains, claim: access.oidc.claim },
+      updatedAt: utc(new Date(access.updatedAt)),
+    },
+  };
+}
+
+function accessLines(page: StatusPage, access: PageAccess | null): string {
+  const note = page.isPublic !== false ? ' (the page is public: this applies once it is made non-public)' : '';
+  if (!access) return fields([['page', page.slug], ['audience', `none: a 404 for everyone${note}`]]);
+  return fields([
+    ['page', page.slug],
+    ['mode', `${access.mode}${note}`],
+    ['passphrase', access.passphraseHash ? 'set' : 'none'],
+    ['address ranges', access.cidrs.join(', ') || 'none'],
+    ['openid connect', access.oidc ? `${access.oidc.issuer} (client ${access.oidc.clientId}; domains ${access.oidc.emailDomains.join(', ') || 'any'}${access.oidc.claim ? `; claim ${access.oidc.claim.name}=${access.oidc.claim.value}` : ''})` : 'none'],
+  ]);
+}
+
+function claimOf(value: string): { name: string; value: string } {
+  const at = value.indexOf('=');
+  if (at < 1) throw new UsageError('--oidc-claim must be name=value');
+  return { name: value.slice(0, at).trim(), value: value.slice(at + 1).trim() };
+}
+
+async function oidcOf(values: Record<string, unknown> & Parameters<typeof text>[0], current: OidcSettings | null): Promise<OidcSettings | null | undefined> {
+  if (flag(values, 'no-oidc')) return null;
+  const issuer = text(values, 'oidc-issuer');
+  if (issuer === undefined) return undefined;
+  if (!URL.canParse(issuer) || !/^https?:$/.test(new URL(issuer).protocol)) throw new UsageError('--oidc-issuer must be an http(s) URL');
+  const secretPath = text(values, 'oidc-client-secret-file');
+  const clientSecret = secretPath ? await secretFile(secretPath, 'oidc-client-secret-file') : current?.clientSecret;
+  if (!clientSecret) throw new UsageError('--oidc-client-secret-file is required with --oidc-issuer');
+  const claim = text(values, 'oidc-claim');
+  const domains = texts(values, 'oidc-email-domain').map((domain) => domain.trim().toLowerCase().replace(/^@/, ''));
+  if (domains.length === 0 && !claim) throw new UsageError('name who may sign in: --oidc-email-domain DOMAIN (repeatable) or --oidc-claim name=value');
+  return { issuer, clientId: required(values, 'oidc-client-id'), clientSecret, emailDomains: domains, claim: claim ? claimOf(claim) : null };
+}
+
+function inviteUrl(siteUrl: string | null, token: string): string {
+  const path = `${PRIVATE_PREFIX}invite/${token}`;
+  return siteUrl ? `${siteUrl.replace(/\/+$/, '')}${path}` : path;
+}
+
+export const pageAccessCommands: Command[] = [
+  {
+    words: ['page-access', 'show'],
+    summary: 'who may read a non-public page, and its invitations',
+    usage: 'PAGE',
+    optionHelp: [],
+    options: {},
+    examples: ['porchlight page-access show internal'],
+    positionals: ['PAGE'],
+    async run(context, { positionals: [typed = ''] }) {
+      const page = await pageOf(context, typed);
+      return withStore(context.env, async (store) => {
+        const access = await store.access(page.id);
+        const invitations = await store.invitations(page.id);
+        const rows = invitations.map((i) => [i.id, i.label, utc(new Date(i.expiresAt)), i.revokedAt ? `revoked ${utc(new Date(i.revokedAt))}` : i.expiresAt <= context.now.getTime() ? 'expired' : 'valid']);
+        const list = rows.length === 0 ? '' : `\n\ninvitations:\n${table(['ID', 'LABEL', 'EXPIRES', 'STATE'], rows).replace(/^/gm, '  ')}`;
+        return { human: accessLines(page, access) + list, json: { ...accessJson(page, access), invitations: invitations.map((i) => ({ id: i.id, label: i.label, expiresAt: utc(new Date(i.expiresAt)), revokedAt: i.revokedAt === null ? null : utc(new Date(i.revokedAt)) })) } };
+      });
+    },
+  },
+  {
+    words: ['page-access', 'set'],
+    summary: 'give a non-public page an audience, or change how it gets in',
+    usage: 'PAGE [--mode unlisted|sign-in-shown] [--passphrase-file FILE | --no-passphrase] [--cidr RANGE]… [--no-cidrs] [--oidc-issuer URL --oidc-client-id ID --oidc-client-secret-file FILE (--oidc-email-domain D)… [--oidc-claim name=value] | --no-oidc]',
+    optionHelp: [
+      '--mode MODE                     unlisted (strangers get the 404 of a missing page; the default) or sign-in-shown (the page\'s address offers sign-in, and nothing else)',
+      `--passphrase-file FILE          a shared passphrase (first line of FILE, at least ${PASSWORD_MIN_LENGTH} characters), kept as an scrypt hash`,
+      '--no-passphrase                 remove the passphrase',
+      '--cidr RANGE                    an address range let in without signing in (repeatable; replaces the list), e.g. 10.0.0.0/8',
+      '--no-cidrs                      remove every address range',
+      '--oidc-issuer URL               sign-in with the organization\'s OpenID Connect provider',
+      '--oidc-client-id ID             the client registered there',
+      '--oidc-client-secret-file FILE  its secret (first line of FILE)',
+      '--oidc-email-domain DOMAIN      e-mail domain let in (repeatable)',
+      '--oidc-claim NAME=VALUE         a claim the ID token must carry',
+      '--no-oidc                       remove OpenID Connect sign-in',
+    ],
+    options: {
+      mode: { type: 'string' },
+      'passphrase-file': { type: 'string' },
+      'no-passphrase': { type: 'boolean' },
+      cidr: { type: 'string', multiple: true },
+      'no-cidrs': { type: 'boolean' },
+      'oidc-issuer': { type: 'string' },
+      'oidc-client-id': { type: 'string' },
+      'oidc-client-secret-file': { type: 'string' },
+      'oidc-email-domain': { type: 'string', multiple: true },
+      'oidc-claim': { type: 'string' },
+      'no-oidc': { type: 'boolean' },
+    },
+    examples: [
+      'porchlight page-access set internal --mode unlisted --passphrase-file ./passphrase.txt',
+      'porchlight page-access set internal --cidr 10.0.0.0/8 --cidr 2001:db8::/32',
+      'porchlight page-access set customer-a --mode sign-in-shown --oidc-issuer https://login.example.com --oidc-client-id porchlight --oidc-client-secret-file ./secret --oidc-email-domain customer-a.com',
+    ],
+    positionals: ['PAGE'],
+    async run(context, { values, positionals: [typed = ''] }) {
+      const page = await pageOf(context, typed);
+      const change: Partial<Omit<PageAccess, 'pageId' | 'updatedAt'>> = {};
+      const mode = text(values, 'mode');
+      if (mode !== undefined) change.mode = oneOf(mode, ACCESS_MODES, 'mode');
+      const passphrasePath = text(values, 'passphrase-file');
+      if (passphrasePath && flag(values, 'no-passphrase')) throw new UsageError('--passphrase-file and --no-passphrase exclude each other');
+      if (passphrasePath) {
+        const passphrase = await secretFile(passphrasePath, 'passphrase-file');
+        if (passwordProblem(passphrase)) throw new UsageError(`--passphrase-file: the passphrase must be at least ${PASSWORD_MIN_LENGTH} characters`);
+        change.passphraseHash = await hashPassword(passphrase);
+      }
+      if (flag(values, 'no-passphrase')) change.passphraseHash = null;
+      const cidrs = texts(values, 'cidr');
+      try {
+        if (cidrs.length > 0) change.cidrs = cidrs.map((range) => { parseCidr(range); return range.trim(); });
+      } catch (error) {
+        if (error instanceof CidrError) throw new UsageError(`--cidr: ${error.message}`);
+        throw error;
+      }
+      if (flag(values, 'no-cidrs')) change.cidrs = [];
+      return withStore(context.env, async (store) => {
+        const oidc = await oidcOf(values, (await store.access(page.id))?.oidc ?? null);
+        if (oidc !== undefined) change.oidc = oidc;
+        const access = await store.setAccess(page.id, change, context.now.getTime());
+        return { human: accessLines(page, access), json: accessJson(page, access) };
+      });
+    },
+  },
+  {
+    words: ['page-access', 'invite'],
+    summary: 'a signed invitation link to a non-public page, with a label and an expiry',
+    usage: 'PAGE --label TEXT [--expires DURATION]',
+    optionHelp: ['--label TEXT        who it is for (shown to the operator only)', '--expires DURATION  how long it works (default 7d; e.g. 12h, 30d)'],
+    options: { label: { type: 'string' }, expires: { type: 'string' } },
+    examples: ['porchlight page-access invite internal --label "Build farm team" --expires 30d'],
+    positionals: ['PAGE'],
+    async run(context, { values, positionals: [typed = ''] }) {
+      const page = await pageOf(context, typed);
+      const label = required(values, 'label').trim().slice(0, 200);
+      const expiresAt = context.now.getTime() + parseDuration(text(values, 'expires') ?? '7d', '--expires');
+      return withStore(context.env, async (store) => {
+        if (!(await store.access(page.id))) throw new UsageError(`the page "${page.slug}" has no audience yet: run porchlight page-access set ${page.slug} first`);
+        const { invitation, token } = await store.invite(page.id, label, expiresAt, context.now.getTime());
+        const url = inviteUrl(context.connection.siteUrl, token);
+        return { human: fields([['invitation', invitation.id], ['label', label], ['expires', utc(new Date(expiresAt))], ['link', url]]), json: { id: invitation.id, label, expiresAt: utc(new Date(expiresAt)), url } };
+      });
+    },
+  },
+  {
+    words: ['page-access', 'revoke'],
+    summary: 'revoke one invitation link (its viewers and feed addresses stop at once)',
+    usage: 'INVITATION_ID',
+    optionHelp: [],
+    options: {},
+    examples: ['porchlight page-access revoke inv_3kT9…'],
+    positionals: ['INVITATION_ID'],
+    async run(context, { positionals: [id = ''] }) {
+      return withStore(context.env, async (store) => {
+        const revoked = await store.revokeInvitation(id.trim(), context.now.getTime());
+        if (!revoked) throw new UsageError(`no valid invitation "${id}"`);
+        return { human: `revoked ${id}`, json: { id, revoked } };
+      });
+    },
+  },
+  {
+    words: ['page-access', 'revoke-feeds'],
+    summary: 'revoke the private feed and calendar addresses of a page (all, or one viewer\'s)',
+    usage: 'PAGE [--subject TEXT]',
+    optionHelp: ['--subject TEXT  only those of this viewer (an e-mail address, an invitation\'s label, or passphrase)'],
+    options: { subject: { type: 'string' } },
+    examples: ['porchlight page-access revoke-feeds internal', 'porchlight page-access revoke-feeds internal --subject alice@example.com'],
+    positionals: ['PAGE'],
+    async run(context, { values, positionals: [typed = ''] }) {
+      const page = await pageOf(context, typed);
+      return withStore(context.env, async (store) => {
+        const count = await store.revokeFeedTokens(page.id, text(values, 'subject') ?? null, context.now.getTime());
+        return { human: `revoked ${count} feed address${count === 1 ? '' : 'es'}`, json: { revoked: count } };
+      });
+    },
+  },
+  {
+    words: ['page-access', 'remove'],
+    summary: 'remove a page\'s audience: a 404 for everyone again',
+    usage: 'PAGE',
+    optionHelp: [],
+    options: {},
+    examples: ['porchlight page-access remove internal'],
+    positionals: ['PAGE'],
+    async run(context, { positionals: [typed = ''] }) {
+      const page = await pageOf(context, typed);
+      return withStore(context.env, async (store) => {
+        const removed = await store.removeAccess(page.id);
+        return { human: removed ? `removed the audience of ${page.slug}` : `${page.slug} had no audience`, json: { removed } };
+      });
+    },
+  },
+];

@@ -1,0 +1,60 @@
+/**
+ * Three site replicas behind nginx on one PostgreSQL, under a steady load of the status page and
+ * its JSON through the balancer; one replica killed with SIGKILL in the middle of an incident's
+ * fan-out: no request fails at the balancer, the other replicas go on mailing, and no address is
+ * mailed twice (counted at a real SMTP server). Real processes on loopback (test/support/replicas.ts).
+ */
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replicaTestsRun, startReplicaSet, steadyLoad, until, type ReplicaSet } from '../support/replicas.ts';
+import { createIncident, demoPage, mailsAbout, seedSubscribers } from './support.ts';
+
+const SUBSCRIBERS = 240;
+
+describe.runIf(replicaTestsRun())('three replicas, one killed with SIGKILL under load', () => {
+  let set: ReplicaSet;
+  beforeAll(async () => {
+    // A slow pace per replica, so the fan-out is still running when the kill comes.
+    set = await startReplicaSet({ replicas: 3, env: { SUBSCRIPTION_MAILS_PER_SECOND: '15' } });
+  }, 120_000);
+  afterAll(async () => set?.close(), 60_000);
+
+  /** How many processes have claimed outbox rows so far. */
+  async function senders(): Promise<number> {
+    const sql = postgres(set.databaseUrl, { max: 1, onnotice: () => undefined });
+    try {
+      const [row] = await sql`SELECT COUNT(DISTINCT claimed_by)::int AS n FROM subscribers.outbox WHERE claimed_by IS NOT NULL`;
+      return Number(row?.n);
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  }
+
+  it('serves every request and keeps mailing, nobody twice', async () => {
+    const page = await demoPage(set.api);
+    await seedSubscribers(set.databaseUrl, page.id, SUBSCRIBERS);
+    const load = steadyLoad(set.url, ['/acme', '/acme/api/v2/summary.json', '/acme/api/v2/status.json'], 4);
+    try {
+      await until(() => load.tally.ok >= 20, 'the load to run');
+      await createIncident(set.api, page.monitorId, 'Replica fault drill');
+      await until(() => set.smtp.mails.length >= 30, 'the fan-out to start');
+      // Every replica sends its share (each row claimed by one): the one killed is one of them.
+      await until(async () => (await senders()) === 3, 'all three replicas to send', 30_000);
+      const victim = set.replicas[1]!;
+      await victim.kill();
+      const atKill = set.smtp.mails.length;
+      expect(atKill).toBeLessThan(SUBSCRIBERS);
+      // The survivors go on; the dead one's claims (at most a batch of 4) wait for their lease.
+      await until(() => set.smtp.mails.length >= SUBSCRIBERS - 4, 'the survivors to mail everyone else', 90_000);
+      const tally = await load.stop();
+      expect(tally.failures).toEqual([]);
+      expect(tally.ok).toBeGreaterThan(50);
+      const counts = mailsAbout(set.smtp.mails, 'Replica fault drill');
+      expect([...counts.values()].filter((count) => count > 1)).toEqual([]);
+      expect(counts.size).toBeGreaterThanOrEqual(SUBSCRIBERS - 4);
+      expect(set.smtp.mails.length).toBeGreaterThan(atKill);
+    } finally {
+      await load.stop();
+    }
+  }, 180_000);
+});
