@@ -24,6 +24,7 @@ import { isolationHeaders } from '../site/security/isolation.ts';
 import type { Locale } from '../site/i18n/locales.ts';
 import { translator, type Translator } from '../site/i18n/translator.ts';
 import { consoleGate, type GateSettings } from './gate.ts';
+import type { ClientAddressOf } from '../audiences/client-address.ts';
 import { negotiateLocale } from './language.ts';
 import { CONSOLE_PATH, isConsoleTarget } from './paths.ts';
 import { isRole, may, type Permission } from './roles.ts';
@@ -49,6 +50,8 @@ export interface ConsoleOptions extends GateSettings {
   now?: () => number;
   log?: (line: string) => void;
   passwordCost?: ScryptCost;
+  /** The client's address (TRUSTED_PROXIES' X-Forwarded-For, else the connection's), for the gate's loopback rule and the sign-in throttle. */
+  clientAddress?: ClientAddressOf;
 }
 
 export interface ConsoleHandler {
@@ -456,7 +459,8 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     matches: isConsoleTarget,
     async handle(request, response) {
       const head = request.method === 'HEAD';
-      const gate = consoleGate(options, request.headers.host, request.socket.remoteAddress);
+      const address = options.clientAddress ? options.clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for']) : (request.socket.remoteAddress ?? 'unknown');
+      const gate = consoleGate(options, request.headers.host, address);
       if (!gate.ok) {
         // Not here at all (a custom domain, another name): the same plain 404 as any unknown path.
         if (gate.status === 404) {
@@ -470,7 +474,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
       const url = new URL(request.url ?? '/', 'http://console.invalid');
       const path = url.pathname.startsWith(CONSOLE_PATH) ? url.pathname.slice(CONSOLE_PATH.length).replace(/\/$/, '') : '';
       const method = request.method === 'POST' ? 'POST' : request.method === 'GET' || head ? 'GET' : null;
-      const base = { path, query: url.searchParams, i18n, address: request.socket.remoteAddress ?? 'unknown' };
+      const base = { path, query: url.searchParams, i18n, address };
       if (!gate.ok) {
         request.resume();
         return send(response, new Answer(403, views.messageView({ i18n, operator: null, csrf: '' }, i18n.t('console.httpsOnly'), i18n.t('console.httpsOnly'))), head);

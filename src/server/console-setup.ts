@@ -10,6 +10,7 @@ import { SignInThrottle } from '../auth/throttle.ts';
 import { createConsole, type ConsoleHandler, type ConsoleOptions } from '../console/handler.ts';
 import { ConsoleStore, consoleLocation } from '../console/store.ts';
 import { createLogger } from '../logging/logger.ts';
+import { clientAddressResolver } from '../audiences/client-address.ts';
 import type { LauncherConfig } from './config.ts';
 
 export interface RunningConsole {
@@ -44,6 +45,7 @@ export async function startConsole(config: LauncherConfig, api: { apiUrl: string
     siteTimeZone: config.languages.siteTimeZone,
     templatesDir: TEMPLATES_DIR,
     log: (line) => log.warn(line),
+    clientAddress: clientAddressResolver(config.launcher.TRUSTED_PROXIES),
   };
   // Ended sessions and quiet throttle counts are deleted hourly (a day after they ended), so the tables stay small.
   const sweep = setInterval(() => {
