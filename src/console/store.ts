@@ -7,8 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { Database } from '../store/database.ts';
 import { newId } from '../store/ids.ts';
-import { migrate } from '../store/migrations.ts';
-import { openDatabase, storeLocation, type StoreLocation } from '../store/location.ts';
+import { openMigrated, storeLocation, type StoreLocation } from '../store/location.ts';
 import { readRow, type Row } from '../store/rows.ts';
 import { storedTime } from '../store/time.ts';
 import { CONSOLE_MIGRATIONS } from './migrations.ts';
@@ -72,14 +71,7 @@ export class ConsoleStore {
   }
 
   static async open(location: StoreLocation): Promise<ConsoleStore> {
-    const db = await openDatabase(location, CONSOLE_MIGRATIONS.store);
-    try {
-      await migrate(db, CONSOLE_MIGRATIONS);
-    } catch (error) {
-      await db.close();
-      throw error;
-    }
-    return new ConsoleStore(db);
+    return new ConsoleStore(await openMigrated(location, CONSOLE_MIGRATIONS));
   }
 
   close(): Promise<void> {
