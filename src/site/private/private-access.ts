@@ -123,10 +123,11 @@ function pageHome(visit: Pick<Visit, 'context'>, slug: string): string {
 }
 
 /** The viewer's links on the page (their feed addresses, sign-out when they have a session). */
-async function controlsFor(visit: Visit, slug: string): Promise<ViewerControls> {
+async function controlsFor(visit: Visit, gated: GatedPage): Promise<ViewerControls> {
   const token = readCookie(visit.context.request.headers.get('cookie') ?? undefined, viewerCookieName(visit.secure));
-  const sessionToken = token && (await viewerOf(visit)) !== null ? token : null;
-  return viewerControls({ sitePath: visit.context.locals.sitePath, slug, sessionToken });
+  const viewer = token ? await viewerOf(visit) : null;
+  const granted = viewer !== null && (await visit.stores.audiences.grantOf(viewer, gated.page.id, Date.now())) !== null;
+  return viewerControls({ sitePath: visit.context.locals.sitePath, slug: gated.page.slug, sessionToken: viewer !== null ? token : null, granted });
 }
 
 /** Whether this visitor may read the gated page now: a session granted it, or an address in its ranges. */
@@ -256,7 +257,7 @@ export async function privateOutcome(context: APIContext, client: string): Promi
   }
   const gated = book.bySlug(firstSegment(path));
   if (!gated || method === 'POST') return NONE;
-  if (await mayRead(visit, gated)) return { kind: 'view', page: gated.page, path, controls: await controlsFor(visit, gated.page.slug) };
+  if (await mayRead(visit, gated)) return { kind: 'view', page: gated.page, path, controls: await controlsFor(visit, gated) };
   if (gated.access.mode === 'sign-in-shown' && isPageHome(path, gated.page.slug)) return { kind: 'answer', response: signInPage(visit, gated.page.slug, null) };
   return NONE;
 }

@@ -13,15 +13,15 @@ export const SIGN_OUT_PATH = `${PRIVATE_PREFIX}sign-out`;
 const SIGN_OUT_PURPOSE = 'sign-out';
 
 export interface ViewerControls {
-  /** The viewer's feed addresses page: `/_porchlight/private/<slug>/feeds`. */
-  feedsHref: string;
+  /** The viewer's feed addresses page, `/_porchlight/private/<slug>/feeds`, or null without a grant (let in by address alone: that page is for granted viewers). */
+  feedsHref: string | null;
   /** The sign-out form, or null for a visitor let in by address alone (no session to end). */
   signOut: { action: string; csrf: string } | null;
 }
 
-export function viewerControls(input: { sitePath: string; slug: string; sessionToken: string | null }): ViewerControls {
+export function viewerControls(input: { sitePath: string; slug: string; sessionToken: string | null; granted: boolean }): ViewerControls {
   return {
-    feedsHref: `${input.sitePath}${PRIVATE_PREFIX}${encodeURIComponent(input.slug)}/feeds`,
+    feedsHref: input.granted ? `${input.sitePath}${PRIVATE_PREFIX}${encodeURIComponent(input.slug)}/feeds` : null,
     signOut: input.sessionToken ? { action: `${input.sitePath}${SIGN_OUT_PATH}`, csrf: csrfToken(input.sessionToken, SIGN_OUT_PURPOSE) } : null,
   };
 }
