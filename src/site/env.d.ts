@@ -30,6 +30,8 @@ declare namespace App {
     preview: import('./preview/preview-route.ts').PreviewState | null;
     /** A non-public page this request's visitor is of the audience of (src/site/private/), or null. */
     viewerPage: import('../contract/index.ts').StatusPage | null;
+    /** That visitor's own links on the page (feed addresses, sign-out), in place of the public ones; null for everyone else. */
+    viewerControls: import('./private/viewer-controls.ts').ViewerControls | null;
     /** The answer is for one visitor of a page with an audience: private, no-store, noindex. */
     privateView: boolean;
     /** The words and formats this response speaks: the site's default until a page is resolved. */

@@ -51,6 +51,7 @@ const site = defineMiddleware(async (context, next) => {
   context.locals.locale = null;
   context.locals.preview = null;
   context.locals.viewerPage = null;
+  context.locals.viewerControls = null;
   context.locals.privateView = false;
   // Made at the first request (the launcher's warm-up), so it hears the first load of the pages.
   audienceBook();
@@ -76,7 +77,10 @@ const site = defineMiddleware(async (context, next) => {
     const privateClient = context.request.headers.get(PRIVATE_CLIENT_HEADER);
     const outcome = context.locals.data && !page && privateClient !== null ? await privateOutcome(context, privateClient) : NO_OUTCOME;
     if (outcome.kind !== 'none') context.locals.privateView = true;
-    if (outcome.kind === 'view') context.locals.viewerPage = outcome.page;
+    if (outcome.kind === 'view') {
+      context.locals.viewerPage = outcome.page;
+      context.locals.viewerControls = outcome.controls;
+    }
     if (context.locals.data && !page && outcome.kind === 'none' && unknownSlug(context.locals.data.snapshot.pages, pathname) !== null) {
       // A page the data does not show yet: read the pages list (rate-limited) before the 404.
       await siteData().askForPages();

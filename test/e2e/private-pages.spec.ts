@@ -133,6 +133,31 @@ test('an invitation link lets its visitor in: the page, its JSON and its feed, p
   await viewer.close();
 });
 
+test("a viewer's page offers their own feed addresses and a sign-out that needs its CSRF token, not the public subscribe links", async ({ browser }) => {
+  test.setTimeout(60_000);
+  const link = JSON.parse(await cli('page-access', 'invite', 'internal', '--label', 'Sign-out check', '--json')).url as string;
+  const viewer = await browser.newContext();
+  const page = await viewer.newPage();
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/internal\/$/);
+  // The public forms and links are not there: their feeds need a cookie a reader lacks.
+  await expect(page.locator('#subscribe')).toHaveCount(0);
+  await expect(page.locator('#integrate')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Make my addresses' })).toHaveAttribute('href', '/_porchlight/private/internal/feeds');
+  const axe = await new AxeBuilder({ page }).withTags(WCAG_AA).analyze();
+  expect(axe.violations).toEqual([]);
+  // A sign-out without the form's token (a forged form, a script) ends nothing.
+  const forged = await viewer.request.post(`${site.siteUrl}/_porchlight/private/sign-out`, { form: { csrf: 'A'.repeat(43) }, headers: { origin: site.siteUrl }, maxRedirects: 0 });
+  expect(forged.status()).toBe(403);
+  expect((await viewer.request.get(`${site.siteUrl}/internal/`)).status()).toBe(200);
+  // The page's own button does.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  // To the site's home (which here goes on to its one public page).
+  await page.waitForURL((url) => !url.pathname.startsWith('/internal'));
+  expect(await answer(viewer.request, `${site.siteUrl}/internal/`)).toEqual(await answer(viewer.request, `${site.siteUrl}/no-such-page/`));
+  await viewer.close();
+});
+
 test('an expired or revoked invitation is refused, and a revoked one ends what it opened', async ({ browser }) => {
   test.setTimeout(60_000);
   const store = await AudienceStore.open({ dialect: 'sqlite', path: join(dir, 'audiences.db') });
@@ -169,7 +194,10 @@ test('an address range lets its addresses in without signing in; X-Forwarded-For
     await cli('page-access', 'set', 'office', '--cidr', '127.0.0.0/8');
     await expect.poll(async () => (await request.get('/office/')).status(), { timeout: 10_000 }).toBe(200);
     const office = await request.get('/office/');
-    expect(await office.text()).toContain('Office wall');
+    const officeHtml = await office.text();
+    expect(officeHtml).toContain('Office wall');
+    // Let in by address alone: no session to end, no grant for feed addresses, no public subscribe links.
+    for (const id of ['id="viewer"', 'id="subscribe"', 'id="integrate"']) expect(officeHtml).not.toContain(id);
     expect(office.headers()['cache-control']).toBe('private, no-store');
   } finally {
     await api.close();

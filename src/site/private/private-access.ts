@@ -22,12 +22,13 @@ import { PAGE_OUTPUTS } from '../view/page-outputs.ts';
 import { audienceBook, VIEWER_SESSION_POLICY, type AudienceStores, type GatedPage } from './audience-book.ts';
 import { privatePageHtml, SIGN_IN_STYLE_HASH, type PrivatePageBody } from './sign-in-page.ts';
 import { oidcRoute } from './oidc-routes.ts';
+import { signOutTokenIsRight, SIGN_OUT_PATH, viewerControls, type ViewerControls } from './viewer-controls.ts';
 
 export type PrivateOutcome =
   /** Answered here (a private route's page or redirect). */
   | { kind: 'answer'; response: Response }
   /** The page, for its audience: render `path` (the request's own, or a feed's) as usual. */
-  | { kind: 'view'; page: StatusPage; path: string }
+  | { kind: 'view'; page: StatusPage; path: string; controls: ViewerControls | null }
   /** Nothing of the audiences: the usual answer, a stranger's. */
   | { kind: 'none' };
 
@@ -38,7 +39,6 @@ const SIGN_IN = new RegExp(`^${PRIVATE_PREFIX}(${SLUG})/sign-in$`);
 const INVITE = /^\/_porchlight\/private\/invite\/([A-Za-z0-9_.-]{1,120})$/;
 const FEEDS = new RegExp(`^${PRIVATE_PREFIX}(${SLUG})/feeds$`);
 const FEED = /^\/_porchlight\/private\/feed\/([A-Za-z0-9_-]{43})\/([a-z.]+)$/;
-const SIGN_OUT = `${PRIVATE_PREFIX}sign-out`;
 const log = createLogger('audiences');
 
 /** The headers every private answer carries: kept by no cache, indexed by no engine. */
@@ -120,6 +120,14 @@ export async function admit(visit: Pick<Visit, 'context' | 'secure' | 'stores'>,
 
 function pageHome(visit: Pick<Visit, 'context'>, slug: string): string {
   return `${visit.context.locals.sitePath}/${slug}/`;
+}
+
+/** The viewer's links on the page (their feed addresses, sign-out when they have a session). */
+async function controlsFor(visit: Visit, gated: GatedPage): Promise<ViewerControls> {
+  const token = readCookie(visit.context.request.headers.get('cookie') ?? undefined, viewerCookieName(visit.secure));
+  const viewer = token ? await viewerOf(visit) : null;
+  const granted = viewer !== null && (await visit.stores.audiences.grantOf(viewer, gated.page.id, Date.now())) !== null;
+  return viewerControls({ sitePath: visit.context.locals.sitePath, slug: gated.page.slug, sessionToken: viewer !== null ? token : null, granted });
 }
 
 /** Whether this visitor may read the gated page now: a session granted it, or an address in its ranges. */
@@ -230,11 +238,17 @@ export async function privateOutcome(context: APIContext, client: string): Promi
     if ((match = FEED.exec(path)) && method !== 'POST' && FEED_OUTPUTS.has(match[2]!)) {
       const pageId = await stores.audiences.feedTokenPage(match[1]!);
       const gated = pageId ? book.byId(pageId) : null;
-      return gated ? { kind: 'view', page: gated.page, path: `/${gated.page.slug}/${match[2]}` } : NONE;
+      return gated ? { kind: 'view', page: gated.page, path: `/${gated.page.slug}/${match[2]}`, controls: null } : NONE;
     }
-    // Sign-out from another site is refused too (the browser's Origin and Sec-Fetch-Site).
-    if (path === SIGN_OUT && method === 'POST' && checkRequestOrigin(Object.fromEntries(context.request.headers), siteOrigin(context.url)).ok) {
+    // Sign-out from another site is refused too: the browser's Origin and Sec-Fetch-Site, and the
+    // form's token made from this session's cookie (viewer-controls.ts).
+    if (path === SIGN_OUT_PATH && method === 'POST' && checkRequestOrigin(Object.fromEntries(context.request.headers), siteOrigin(context.url)).ok) {
       const token = readCookie(context.request.headers.get('cookie') ?? undefined, viewerCookieName(secure));
+      const form = await readForm(context.request);
+      if (!signOutTokenIsRight(token, form.get(CSRF_FIELD))) {
+        const i18n = context.locals.i18n;
+        return { kind: 'answer', response: privatePage(visit, 403, { kind: 'message', title: i18n.t('private.signOutButton'), body: i18n.t('private.formExpired'), link: null }) };
+      }
       if (token) await stores.sessions.revoke(token, Date.now());
       return { kind: 'answer', response: new Response(null, { status: 303, headers: { location: `${context.locals.sitePath}/`, ...PRIVATE_HEADERS, 'set-cookie': clearCookie({ name: 'porchlight-viewer', secure }) } }) };
     }
@@ -243,7 +257,7 @@ export async function privateOutcome(context: APIContext, client: string): Promi
   }
   const gated = book.bySlug(firstSegment(path));
   if (!gated || method === 'POST') return NONE;
-  if (await mayRead(visit, gated)) return { kind: 'view', page: gated.page, path };
+  if (await mayRead(visit, gated)) return { kind: 'view', page: gated.page, path, controls: await controlsFor(visit, gated) };
   if (gated.access.mode === 'sign-in-shown' && isPageHome(path, gated.page.slug)) return { kind: 'answer', response: signInPage(visit, gated.page.slug, null) };
   return NONE;
 }

@@ -33,6 +33,7 @@ function locals(preview: App.Locals['preview']): App.Locals {
     locale: null,
     preview,
     viewerPage: null,
+    viewerControls: null,
     privateView: false,
     i18n: translator(),
   };
