@@ -39,6 +39,8 @@ export interface AudienceBook {
   byId(pageId: string): GatedPage | null;
   /** The stores, or null while no audiences store exists. */
   stores(): Promise<AudienceStores | null>;
+  /** Reads the audiences now (not at the next tick): for a link that names a page set up a moment ago. */
+  reload(): Promise<void>;
 }
 
 function gatedRoutes(pages: readonly StatusPage[], access: ReadonlyMap<string, PageAccess>): GatedRoute[] {
@@ -110,6 +112,7 @@ export function createAudienceBook(locations: AudienceLocations): AudienceBook {
     bySlug: (slug) => gated(pages.find((page) => page.slug === slug)),
     byId: (pageId) => gated(pages.find((page) => page.id === pageId)),
     stores,
+    reload,
   };
 }
 

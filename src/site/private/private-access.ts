@@ -175,7 +175,14 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
 async function invitation(visit: Visit, token: string): Promise<Response> {
   const i18n = visit.context.locals.i18n;
   const opened = await visit.stores.audiences.openInvitation(token);
-  const gated = opened ? (audienceBook()?.byId(opened.pageId) ?? null) : null;
+  const book = audienceBook();
+  let gated = opened ? (book?.byId(opened.pageId) ?? null) : null;
+  // A valid invitation to a page whose audience was set a moment ago: read the audiences now
+  // rather than refuse it until the next tick.
+  if (opened && !gated && book) {
+    await book.reload().catch(() => undefined);
+    gated = book.byId(opened.pageId);
+  }
   if (!opened || !gated) return privatePage(visit, 403, { kind: 'message', title: i18n.t('private.invitationInvalidTitle'), body: i18n.t('private.invitationInvalidBody'), link: null });
   const setCookie = await admit(visit, gated, { via: 'invitation', subject: opened.label, invitationId: opened.id });
   // A page, not a redirect: the session cookie is SameSite=Strict, and a redirect that a mail's
