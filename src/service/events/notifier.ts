@@ -1,12 +1,15 @@
+import type { QueuedNotification } from '../store/notification-outbox.ts';
 import type { Store } from '../store/store.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 import { notificationContent, pageChangedContent } from './notification-content.ts';
-import { eventSubject, type PageChangedEvent, type ServiceEvent } from './service-event.ts';
+import type { NotificationContent } from './notification-content.ts';
+import { eventKey, eventSubject, type PageChangedEvent, type ServiceEvent } from './service-event.ts';
 
 /**
- * Fans an event out to the organization's enabled channels whose flag for it is set, and hands each
- * to the delivery queue (background; never awaited). Without a queue (delivery switched off) it only
- * logs. Log lines name channels, never their webhook URL or addresses.
+ * Fans an event out to the organization's enabled channels whose flag for it is set: one row per
+ * (event, channel) in the shared notification outbox, keyed by the event (a second raise of the
+ * same event queues nothing), then wakes this process's sender. Without a sender (delivery
+ * switched off) it only logs. Log lines name channels, never their webhook URL or addresses.
  */
 export class Notifier {
   private readonly store: Store;
@@ -29,8 +32,7 @@ export class Notifier {
       this.log(`event ${event.type} (${JSON.stringify(eventSubject(event))}) routed to ${names}${note}`);
       if (this.deliveries) {
         const organization = (await this.store.organizations.get(organizationId))?.name ?? organizationId;
-        const content = notificationContent(event, organization);
-        for (const channel of channels) this.deliveries.enqueue(organizationId, channel.id, content);
+        await this.queue(organizationId, eventKey(event), notificationContent(event, organization), channels.map((channel) => channel.id));
       }
       return channels.map((channel) => channel.id);
     } catch (error) {
@@ -49,12 +51,17 @@ export class Notifier {
       const channels = await this.store.notifications.pushChannels(organizationId);
       if (channels.length === 0 || !this.deliveries) return [];
       const organization = (await this.store.organizations.get(organizationId))?.name ?? organizationId;
-      const content = pageChangedContent(event, organization);
-      for (const channel of channels) this.deliveries.enqueue(organizationId, channel.id, content);
+      await this.queue(organizationId, eventKey(event), pageChangedContent(event, organization), channels.map((channel) => channel.id));
       return channels.map((channel) => channel.id);
     } catch (error) {
       this.log(`event ${event.type} could not be routed: ${error instanceof Error ? error.message : String(error)}`);
       return [];
     }
+  }
+
+  private async queue(organizationId: string, key: string, content: NotificationContent, channelIds: readonly string[]): Promise<void> {
+    const rows: QueuedNotification[] = channelIds.map((channelId) => ({ dedupeKey: `${key}|${channelId}`, organizationId, channelId, content }));
+    await this.store.notificationOutbox.queue(rows, Date.now());
+    this.deliveries?.wake();
   }
 }

@@ -23,7 +23,8 @@ export interface MonitorEvent {
 export interface IncidentEvent {
   type: 'onIncidentCreated' | 'onIncidentUpdated' | 'onIncidentResolved';
   at: string;
-  incident: { id: string; title: string; status: string; severity: string; message: string; monitors: string[] };
+  /** `updateId`: the timeline entry that caused this event (each raise of it names the same one). */
+  incident: { id: string; updateId: string; title: string; status: string; severity: string; message: string; monitors: string[] };
   /** Opened or resolved by the engine rather than through the API. */
   automatic: boolean;
 }
@@ -56,6 +57,7 @@ export function incidentEvent(type: IncidentEvent['type'], incident: IncidentRec
     at: at.toISOString(),
     incident: {
       id: incident.id,
+      updateId: incident.updates[0]?.id ?? '',
       title: incident.title,
       status: incident.status,
       severity: incident.severity,
@@ -88,4 +90,17 @@ export function eventSubject(event: ServiceEvent): string {
   if ('monitor' in event) return event.monitor.name;
   if ('incident' in event) return event.incident.title;
   return event.window.title;
+}
+
+/**
+ * The same text for every raise of the same event, whichever process raises it: the outbox's
+ * unique key is this plus the channel, so a retried or duplicated raise queues nothing twice.
+ * Built from what the state change that caused the event made once (a check's time and region,
+ * an incident's newest update, a window's transition).
+ */
+export function eventKey(event: ServiceEvent | PageChangedEvent): string {
+  if ('page' in event) return `${event.type}:${event.page.id}:${event.change}:${event.at}`;
+  if ('monitor' in event) return `${event.type}:${event.monitor.id}:${event.check.region}:${event.check.checkedAt}`;
+  if ('incident' in event) return `${event.type}:${event.incident.id}:${event.incident.updateId}`;
+  return `${event.type}:${event.window.id}`;
 }

@@ -30,7 +30,7 @@ describe('notification content', () => {
         {
           type: 'onIncidentUpdated',
           at: '2030-01-01T00:00:00.000Z',
-          incident: { id: 'inc_1', title: 'Slow\r\nAPI', status: 'identified', severity: 'major', message: 'Rolling back.', monitors: ['API', 'Web'] },
+          incident: { id: 'inc_1', updateId: 'upd_1', title: 'Slow\r\nAPI', status: 'identified', severity: 'major', message: 'Rolling back.', monitors: ['API', 'Web'] },
           automatic: false,
         },
         'Acme',
