@@ -53,7 +53,8 @@ export class MaintenanceClock {
     this.cancelTimer?.();
     let sleepMs = this.maxSleepMs;
     try {
-      for (const { organizationId, event } of await this.sweep()) await this.deps.notifier.emit(organizationId, event);
+      await this.sweep();
+      this.deps.notifier.wake();
       sleepMs = await this.sleepMs();
     } catch (error) {
       this.deps.log(`maintenance sweep failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -75,6 +76,8 @@ export class MaintenanceClock {
           const window = await tx.maintenance.transition(due.organizationId, due.id, due.to, at, due.to === 'in_progress' ? 'scheduled' : 'in_progress');
           if (!window) continue;
           const type = due.to === 'in_progress' ? 'onMaintenanceStarted' : 'onMaintenanceCompleted';
+          // Queued with the transition: of two processes, the one that moved it queues its event.
+          await this.deps.notifier.raiseIn(tx, due.organizationId, maintenanceEvent(type, window, at, true));
           events.push({ organizationId: due.organizationId, event: maintenanceEvent(type, window, at, true) });
           this.deps.log(`maintenance window ${JSON.stringify(window.title)} ${due.to === 'in_progress' ? 'started' : 'completed'} by its schedule`);
         }

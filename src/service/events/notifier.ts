@@ -1,5 +1,5 @@
 import type { QueuedNotification } from '../store/notification-outbox.ts';
-import type { Store } from '../store/store.ts';
+import type { Repositories, Store } from '../store/store.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 import { notificationContent, pageChangedContent } from './notification-content.ts';
 import type { NotificationContent } from './notification-content.ts';
@@ -22,23 +22,46 @@ export class Notifier {
     this.deliveries = deliveries;
   }
 
-  /** Returns the ids of the channels the event was routed to. Never throws: an event must not fail a request. */
+  /**
+   * Routes an event raised outside any transaction (the queued rows commit on their own). Returns
+   * the ids of the channels it was routed to. Never throws: an event must not fail a request.
+   */
   async emit(organizationId: string, event: ServiceEvent): Promise<string[]> {
     try {
-      const channels = await this.store.notifications.subscribedTo(organizationId, event.type);
-      if (channels.length === 0) return [];
-      const names = channels.map((channel) => `${channel.type}:${JSON.stringify(channel.name)}`).join(', ');
-      const note = this.deliveries ? '' : ' [not delivered: delivery switched off]';
-      this.log(`event ${event.type} (${JSON.stringify(eventSubject(event))}) routed to ${names}${note}`);
-      if (this.deliveries) {
-        const organization = (await this.store.organizations.get(organizationId))?.name ?? organizationId;
-        await this.queue(organizationId, eventKey(event), notificationContent(event, organization), channels.map((channel) => channel.id));
-      }
-      return channels.map((channel) => channel.id);
+      const routed = await this.route(this.store, organizationId, event);
+      this.wake();
+      return routed;
     } catch (error) {
       this.log(`event ${event.type} could not be routed: ${error instanceof Error ? error.message : String(error)}`);
       return [];
     }
+  }
+
+  /**
+   * Queues an event inside the transaction of the state change that raised it, so that the change
+   * and its notifications commit together (or neither does). Throws as the transaction's other
+   * statements do. Call wake() once the transaction has committed.
+   */
+  async raiseIn(tx: Repositories, organizationId: string, event: ServiceEvent): Promise<string[]> {
+    return this.route(tx, organizationId, event);
+  }
+
+  /** Tells this process's sender that rows were queued. */
+  wake(): void {
+    this.deliveries?.wake();
+  }
+
+  private async route(repositories: Repositories, organizationId: string, event: ServiceEvent): Promise<string[]> {
+    const channels = await repositories.notifications.subscribedTo(organizationId, event.type);
+    if (channels.length === 0) return [];
+    const names = channels.map((channel) => `${channel.type}:${JSON.stringify(channel.name)}`).join(', ');
+    const note = this.deliveries ? '' : ' [not delivered: delivery switched off]';
+    this.log(`event ${event.type} (${JSON.stringify(eventSubject(event))}) routed to ${names}${note}`);
+    if (this.deliveries) {
+      const organization = (await repositories.organizations.get(organizationId))?.name ?? organizationId;
+      await this.queue(repositories, organizationId, eventKey(event), notificationContent(event, organization), channels.map((channel) => channel.id));
+    }
+    return channels.map((channel) => channel.id);
   }
 
   /**
@@ -51,7 +74,8 @@ export class Notifier {
       const channels = await this.store.notifications.pushChannels(organizationId);
       if (channels.length === 0 || !this.deliveries) return [];
       const organization = (await this.store.organizations.get(organizationId))?.name ?? organizationId;
-      await this.queue(organizationId, eventKey(event), pageChangedContent(event, organization), channels.map((channel) => channel.id));
+      await this.queue(this.store, organizationId, eventKey(event), pageChangedContent(event, organization), channels.map((channel) => channel.id));
+      this.wake();
       return channels.map((channel) => channel.id);
     } catch (error) {
       this.log(`event ${event.type} could not be routed: ${error instanceof Error ? error.message : String(error)}`);
@@ -59,9 +83,8 @@ export class Notifier {
     }
   }
 
-  private async queue(organizationId: string, key: string, content: NotificationContent, channelIds: readonly string[]): Promise<void> {
+  private async queue(repositories: Repositories, organizationId: string, key: string, content: NotificationContent, channelIds: readonly string[]): Promise<void> {
     const rows: QueuedNotification[] = channelIds.map((channelId) => ({ dedupeKey: `${key}|${channelId}`, organizationId, channelId, content }));
-    await this.store.notificationOutbox.queue(rows, Date.now());
-    this.deliveries?.wake();
+    await repositories.notificationOutbox.queue(rows, Date.now());
   }
 }

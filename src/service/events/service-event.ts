@@ -1,9 +1,12 @@
+import { newId } from '../../store/ids.ts';
 import type { PAGE_CHANGED_EVENT } from '../../contract/porchlight-push.ts';
 import type { IncidentRecord } from '../store/incidents.ts';
 import type { MaintenanceRecord } from '../store/maintenance.ts';
 
 /** The check that moved a monitor across its threshold. */
 export interface EventCheck {
+  /** The stored check's id (one per check, so a key of the event). */
+  id: string;
   region: string;
   latency: number;
   statusCode: number | null;
@@ -95,12 +98,13 @@ export function eventSubject(event: ServiceEvent): string {
 /**
  * The same text for every raise of the same event, whichever process raises it: the outbox's
  * unique key is this plus the channel, so a retried or duplicated raise queues nothing twice.
- * Built from what the state change that caused the event made once (a check's time and region,
+ * Built from what the state change that caused the event made once (the check's id,
  * an incident's newest update, a window's transition).
  */
 export function eventKey(event: ServiceEvent | PageChangedEvent): string {
-  if ('page' in event) return `${event.type}:${event.page.id}:${event.change}:${event.at}`;
-  if ('monitor' in event) return `${event.type}:${event.monitor.id}:${event.check.region}:${event.check.checkedAt}`;
+  // A page change is announced once, by the request that made it, and has no id of its own.
+  if ('page' in event) return `${event.type}:${event.page.id}:${event.change}:${newId('chg')}`;
+  if ('monitor' in event) return `${event.type}:${event.monitor.id}:${event.check.id}`;
   if ('incident' in event) return `${event.type}:${event.incident.id}:${event.incident.updateId}`;
   return `${event.type}:${event.window.id}`;
 }
