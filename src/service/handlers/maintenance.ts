@@ -104,6 +104,8 @@ export function maintenanceRoutes({ store, now, notifier, engine }: ServiceDeps)
       handle: async (context) => {
         const input = parseInput(updateMaintenanceSchema, context.body, 'body');
         const window = await store.transaction(async (tx) => {
+          // Locked first: a start or cancel by another process cannot slip between the check and the write.
+          await tx.maintenance.lock(context.organizationId, pathParam(context, 'id'));
           const existing = await ownWindow(tx, context);
           requireScheduled(existing, 'updated');
           const changes: MaintenanceChanges = {
@@ -128,6 +130,7 @@ export function maintenanceRoutes({ store, now, notifier, engine }: ServiceDeps)
       body: false,
       handle: async (context) => {
         await store.transaction(async (tx) => {
+          await tx.maintenance.lock(context.organizationId, pathParam(context, 'id'));
           const existing = await ownWindow(tx, context);
           requireScheduled(existing, 'deleted');
           if (!await tx.maintenance.delete(context.organizationId, existing.id)) throw new NotFoundError('maintenance window');
