@@ -67,7 +67,7 @@ export function createMonitoring(store: Store, now: () => Date, log: (line: stri
     options.notifications?.deliver === false
       ? null
       : new DeliveryQueue(
-          { store, now, log, timers: systemTimers },
+          { store, now, log },
           {
             retryDelaysMs: options.notifications?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
             webhookTimeoutMs: options.notifications?.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,

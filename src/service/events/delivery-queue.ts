@@ -1,5 +1,4 @@
 import type { OrganizationEgress } from '../egress/organization-egress.ts';
-import type { Timers } from '../engine/timers.ts';
 import type { NotificationChannelRecord } from '../store/notifications.ts';
 import { DeliveryRepository } from '../store/deliveries.ts';
 import { NotificationOutboxClaims, type ClaimedNotification } from '../store/notification-outbox.ts';
@@ -69,7 +68,7 @@ export class DeliveryQueue {
   private pumping: Promise<void> | null = null;
   private again = false;
 
-  constructor(deps: { store: Store; now: () => Date; log: (line: string) => void; timers?: Timers }, settings: DeliverySettings, outbox: Partial<OutboxSettings> = {}) {
+  constructor(deps: { store: Store; now: () => Date; log: (line: string) => void }, settings: DeliverySettings, outbox: Partial<OutboxSettings> = {}) {
     this.store = deps.store;
     this.now = deps.now;
     this.log = deps.log;
