@@ -103,13 +103,13 @@ export class NotificationOutboxClaims {
     this.leaseMs = leaseMs;
   }
 
-  /** Claims up to `limit` due rows for this holder until `now + leaseMs`, oldest first. */
+  /** Claims up to `limit` due rows for this holder until `now + leaseMs`, in the order they were queued. */
   async claimDue(nowMs: number, limit: number): Promise<ClaimedNotification[]> {
     if (limit <= 0) return [];
     return this.db.transaction(async (tx) => {
       const rows = await tx.all(
         `SELECT o.id, o.organization_id, o.channel_id, o.content_json, o.attempt FROM notification_outbox o
-         WHERE o.state = 'pending' AND o.next_attempt <= ? ORDER BY o.next_attempt, o.created_at, o.id LIMIT ?
+         WHERE o.state = 'pending' AND o.next_attempt <= ? ORDER BY o.next_attempt, o.rowid LIMIT ?
          ${skipLockedRows(this.db.dialect, 'o')}`,
         t(nowMs), limit,
       );
