@@ -9,8 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../store/database.ts';
 import { newId } from '../store/ids.ts';
-import { openDatabase, type StoreLocation } from '../store/location.ts';
-import { migrate } from '../store/migrations.ts';
+import { openMigrated, type StoreLocation } from '../store/location.ts';
 import { isStringArray, readRow, type Row } from '../store/rows.ts';
 import { storedTime } from '../store/time.ts';
 import { AUDIENCE_MIGRATIONS } from './migrations.ts';
@@ -94,14 +93,7 @@ export class AudienceStore {
   }
 
   static async open(location: StoreLocation): Promise<AudienceStore> {
-    const db = await openDatabase(location, AUDIENCE_MIGRATIONS.store);
-    try {
-      await migrate(db, AUDIENCE_MIGRATIONS);
-    } catch (error) {
-      await db.close();
-      throw error;
-    }
-    return new AudienceStore(db);
+    return new AudienceStore(await openMigrated(location, AUDIENCE_MIGRATIONS));
   }
 
   close(): Promise<void> {

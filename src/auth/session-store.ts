@@ -10,8 +10,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../store/database.ts';
-import { migrate } from '../store/migrations.ts';
-import { openDatabase, type StoreLocation } from '../store/location.ts';
+import { openMigrated, type StoreLocation } from '../store/location.ts';
 import { readRow, type Row } from '../store/rows.ts';
 import { storedTime } from '../store/time.ts';
 import { AUTH_MIGRATIONS } from './migrations.ts';
@@ -56,14 +55,7 @@ export function hashSessionToken(token: string): string {
 
 /** Opens the sign-in store at `location` and brings its schema up to date. */
 export async function openAuthDatabase(location: StoreLocation): Promise<Database> {
-  const db = await openDatabase(location, AUTH_MIGRATIONS.store);
-  try {
-    await migrate(db, AUTH_MIGRATIONS);
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
-  return db;
+  return openMigrated(location, AUTH_MIGRATIONS);
 }
 
 function session(row: Row): Session {

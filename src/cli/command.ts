@@ -32,7 +32,16 @@ export interface SiteContext {
   env: NodeJS.ProcessEnv;
 }
 
-export type Command = ApiCommand | SiteCommand;
+/** What a command on the console's store on this machine (operators, audit) is given. */
+export interface StoreContext {
+  /** The site's address, for links (--site-url, SITE_PUBLIC_URL, or the `npm start` here). */
+  siteUrl: string;
+  now: Date;
+  env: NodeJS.ProcessEnv;
+  warn(line: string): void;
+}
+
+export type Command = ApiCommand | SiteCommand | StoreCommand;
 
 interface CommandDescription {
   /** e.g. ['incident', 'open'] */
@@ -50,6 +59,8 @@ interface CommandDescription {
 
 export interface ApiCommand extends CommandDescription {
   needs?: 'api';
+  /** A change: recorded in the console's audit trail (see run.ts). */
+  audit?: boolean;
   run(context: CommandContext, input: CommandInput): Promise<Output>;
 }
 
@@ -57,6 +68,12 @@ export interface ApiCommand extends CommandDescription {
 export interface SiteCommand extends CommandDescription {
   needs: 'site';
   run(context: SiteContext, input: CommandInput): Promise<Output>;
+}
+
+/** Reads and writes the console's store on this machine (operators, the audit trail), not the API. */
+export interface StoreCommand extends CommandDescription {
+  needs: 'store';
+  run(context: StoreContext, input: CommandInput): Promise<Output>;
 }
 
 export function text(values: OptionValues, name: string): string | undefined {

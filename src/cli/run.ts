@@ -10,6 +10,23 @@ import { COMMANDS } from './commands/index.ts';
 import { resolveConnection, resolveSiteUrl, type Connection } from './connection.ts';
 import { describeError } from './describe-error.ts';
 import { commandHelp, groupHelp, overviewHelp } from './help.ts';
+import { cliActor, openConsoleStore } from '../console/cli-store.ts';
+
+/**
+ * A change made with the CLI joins the console's audit trail when the console's store is on this
+ * machine (or on DATABASE_URL): who (`cli:<user>`), what, and the resource as it is after. A
+ * store that cannot be reached is a warning, never a failed command (the change is made).
+ */
+async function recordCliChange(io: Io, action: string, target: string, after: unknown): Promise<void> {
+  try {
+    const store = await openConsoleStore(io.env, false);
+    if (!store) return;
+    const id = typeof after === 'object' && after !== null && 'id' in after ? String((after as { id: unknown }).id) : target;
+    await store.record({ actor: cliActor(), action, target: id, before: null, after }, io.now().getTime()).finally(() => store.close());
+  } catch (error) {
+    io.err(`porchlight: warning: not recorded in the audit trail (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+  }
+}
 
 export interface Io {
   out(text: string): void;
@@ -87,6 +104,12 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       io.out(values.json === true ? JSON.stringify(output.json, null, 2) : output.human);
       return EXIT_OK;
     }
+    if (command.needs === 'store') {
+      const siteUrl = await resolveSiteUrl({ siteUrl: str('site-url') }, io.env).catch(() => 'http://localhost:4321');
+      const output = await command.run({ siteUrl, now: io.now(), env: io.env, warn: (line) => io.err(`porchlight: warning: ${line}`) }, { values, positionals });
+      io.out(values.json === true ? JSON.stringify(output.json, null, 2) : output.human);
+      return EXIT_OK;
+    }
     connection = await resolveConnection({ apiUrl: str('api-url'), apiKeyFile: str('api-key-file'), siteUrl: str('site-url') }, io.env);
     // No retries: during an incident a clear failure now beats a silent wait; scripts retry on exit 1.
     client = createClient({
@@ -97,6 +120,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       logger: { warn: (message) => io.err(`porchlight: warning: ${message}`) },
     });
     const output = await command.run({ client, connection, now: io.now(), env: io.env }, { values, positionals });
+    if (command.audit) await recordCliChange(io, command.words.join('.'), positionals[0] ?? '', output.json);
     io.out(values.json === true ? JSON.stringify(output.json, null, 2) : output.human);
     return EXIT_OK;
   } catch (error) {

@@ -13,7 +13,7 @@
  * from `--var name=value`; a placeholder without a value is a usage error naming it (a half
  * filled message must never reach a public page). `{{` and `}}` write literal braces.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from './cli-error.ts';
 
@@ -120,11 +120,31 @@ export function templatesDir(env: NodeJS.ProcessEnv): string {
   return env.TEMPLATES_DIR?.trim() || './templates';
 }
 
-export async function loadTemplate(dir: string, name: string, vars: ReadonlyMap<string, string>): Promise<IncidentTemplate> {
+/** A template as written, placeholders unfilled (the console shows it, then fills it). */
+export async function readTemplate(dir: string, name: string): Promise<IncidentTemplate> {
   // A name, never a path: the template is always a file directly in TEMPLATES_DIR.
   if (!NAME.test(name)) throw new UsageError(`--template must be a template name such as db-outage (got "${name}")`);
   const file = path.join(dir, `${name}.md`);
   const source = await readFile(file, 'utf8').catch(() => null);
   if (source === null) throw new UsageError(`no template "${name}" (looked for ${file}; set TEMPLATES_DIR to change the folder)`);
-  return fillTemplate(parseTemplate(source, name), vars, name);
+  return parseTemplate(source, name);
+}
+
+export async function loadTemplate(dir: string, name: string, vars: ReadonlyMap<string, string>): Promise<IncidentTemplate> {
+  return fillTemplate(await readTemplate(dir, name), vars, name);
+}
+
+/** The names of the templates in `dir` (files NAME.md), sorted; none when the folder is missing. */
+export async function listTemplates(dir: string): Promise<string[]> {
+  const files = await readdir(dir).catch(() => [] as string[]);
+  return files.filter((file) => file.endsWith('.md') && NAME.test(file.slice(0, -3))).map((file) => file.slice(0, -3)).sort();
+}
+
+/** The `{name}` placeholders a template uses, each once, in order of appearance. */
+export function templatePlaceholders(template: IncidentTemplate): string[] {
+  const names = new Set<string>();
+  for (const text of [template.title, template.severity, template.status, template.message, ...template.monitors]) {
+    for (const match of (text ?? '').replace(/\{\{|\}\}/g, '').matchAll(/\{([A-Za-z_][A-Za-z0-9_-]*)\}/g)) names.add(match[1] ?? '');
+  }
+  return [...names].filter(Boolean);
 }

@@ -85,6 +85,15 @@ const launcherEnvSchema = z.object({
   SUBSCRIPTION_MONITOR_DOWN: flag(false),
   /** Webhook subscriptions may reach loopback and private addresses, over http:// too (tests, a closed network). */
   SUBSCRIPTION_WEBHOOK_ALLOW_PRIVATE: flag(false),
+  /** The operators' console (/_porchlight/console/); unset: on for the embedded demo only. */
+  CONSOLE: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .transform((value) => value === 'true' || value === '1')
+    .optional(),
+  /** The console over plain HTTP from other machines than this one (a closed network): off by default. */
+  CONSOLE_ALLOW_HTTP: flag(false),
+  /** Where the console and the CLI find incident templates. */
+  TEMPLATES_DIR: z.string().trim().min(1).default('./templates'),
   /** Where the demo's catch-all SMTP server writes the mails it receives. */
   DEMO_MAIL_DIR: z.string().trim().min(1).default('./data/mail'),
 })

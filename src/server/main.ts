@@ -51,6 +51,10 @@ try {
   } else {
     log.info({ subscriptions: running.subscriptions.mode }, running.subscriptions.mode === 'smtp' ? 'E-mail subscriptions on' : 'E-mail subscriptions off');
   }
+  if (running.console) {
+    log.info({ console: running.console.url }, `Console on at ${running.console.url}`);
+    if (running.console.firstSignInLink) log.info({ firstSignIn: running.console.firstSignInLink }, `  First sign-in (demo admin, link valid 24 h): ${running.console.firstSignInLink}`);
+  }
   if (running.metricsUrl) log.info({ metricsUrl: running.metricsUrl }, `Prometheus metrics at ${running.metricsUrl}`);
   if (running.demo) {
     // The seeded demo organization's key, printed so the demo can be explored with curl.

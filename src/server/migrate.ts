@@ -20,6 +20,8 @@ import { SITE_MIGRATIONS } from './fanout/site-store.ts';
 import { AUTH_MIGRATIONS } from '../auth/migrations.ts';
 import { authLocation } from '../auth/location.ts';
 import { AUDIENCE_MIGRATIONS } from '../audiences/migrations.ts';
+import { CONSOLE_MIGRATIONS } from '../console/migrations.ts';
+import { consoleLocation } from '../console/store.ts';
 import { loadLauncherConfig, type LauncherConfig } from './config.ts';
 
 interface MigratedStore {
@@ -42,6 +44,8 @@ const STORES: readonly MigratedStore[] = [
   { migrations: AUDIENCE_MIGRATIONS, location: (config) => storeLocation(config.launcher.DATABASE_URL, config.launcher.AUDIENCES_DB) },
   // The site replicas' push fan-out and shared push token (server/fanout/): PostgreSQL only.
   { migrations: SITE_MIGRATIONS, location: (config) => (config.launcher.DATABASE_URL ? { dialect: 'postgres', url: config.launcher.DATABASE_URL } : null) },
+  // The console's operators and audit trail: console.db beside them, or the schema `console`.
+  { migrations: CONSOLE_MIGRATIONS, location: (config) => consoleLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) },
   { migrations: SERVICE_MIGRATIONS, location: (config) => serviceLocation(config.launcher.DATABASE_URL, config.launcher.DATABASE_PATH) },
 ];
 

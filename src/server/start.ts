@@ -38,6 +38,7 @@ import { planSubscriptions, type SubscriptionPlan } from './subscriptions/plan.t
 import type { SubscriptionsWorkerData } from './threads/subscriptions-worker.ts';
 import type { SiteThreadReady, SiteWorkerData } from './threads/site-worker.ts';
 import { siteConfigOf, type SiteConfig } from '../site/running-config.ts';
+import type { RunningConsole } from './console-setup.ts';
 
 /** How long requests in flight get to finish on shutdown. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -52,6 +53,8 @@ export interface RunningPorchlight {
   subscriptions: { mode: SubscriptionPlan['mode']; mailFolder: string | null };
   embedded: EmbeddedService | null;
   demo: DemoInfo | null;
+  /** The operators' console, when on: its address and, for the demo, a first sign-in link. */
+  console: { url: string; firstSignInLink: string | null } | null;
   /** Stops accepting, finishes requests in flight (bounded), then stops everything else. */
   close(): Promise<void>;
 }
@@ -212,6 +215,10 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   const tlsGate = createTlsGate({
     publicHostName: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL).hostname : null,
   });
+  // The console: off unless CONSOLE=true, on for the embedded demo (src/console/).
+  const consoleOn = config.launcher.CONSOLE ?? (embedded?.demo != null);
+  // Loaded only when on: the console's code (the API client's schemas, the catalogs) never weighs on a site without it.
+  const operatorsConsole: RunningConsole | null = consoleOn ? await (await import('./console-setup.ts')).startConsole(config, { apiUrl, apiKey }) : null;
   let front: ReturnType<typeof createFrontHandler> | null = null;
   let rejected = 0;
   // prom-client and its collectors load only when metrics are asked for: ~4.5 MiB of heap (measured).
@@ -233,6 +240,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
       clientAddress: clientAddressResolver(config.launcher.TRUSTED_PROXIES),
       cookieNames: [viewerCookieName(true), viewerCookieName(false)],
     }),
+    ...(operatorsConsole ? { console: operatorsConsole.handler } : {}),
     ...(config.site.SITE_PUBLIC_URL ? { publicHost: new URL(config.site.SITE_PUBLIC_URL).host } : {}),
     log: (line) => frontLog.warn(line),
     debug: (line) => frontLog.debug(line),
@@ -263,6 +271,9 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   }
 
   const siteUrl = `http://${urlHost(HOST)}:${address.port}`;
+  operatorsConsole?.listening(address.port);
+  const consoleUrl = operatorsConsole ? `${config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL).origin : siteUrl}/_porchlight/console/` : null;
+  const firstSignInLink = operatorsConsole && embedded?.demo && consoleUrl ? await operatorsConsole.firstSignInLink(consoleUrl) : null;
   // The `porchlight` CLI on this machine finds the embedded API here (see local-connection.ts).
   if (embedded) {
     await writeLocalConnection(config.site.CACHE_DIR, { apiUrl, apiKey, siteUrl, pid: process.pid }).catch((error: unknown) => {
@@ -279,12 +290,14 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
     subscriptions: { mode: subscriptions ? subscriptionPlan.mode : 'off', mailFolder: subscriptions?.mailFolder ?? null },
     embedded,
     demo: embedded?.demo ?? null,
+    console: consoleUrl ? { url: consoleUrl, firstSignInLink } : null,
     close() {
       closing ??= (async () => {
         const { forced } = await drain(server, SHUTDOWN_GRACE_MS);
         if (forced) log.warn({ event: 'shutdown' }, `requests still running after ${SHUTDOWN_GRACE_MS / 1000} s were cut`);
         if (embedded) await removeLocalConnection(config.site.CACHE_DIR, process.pid);
         await front?.close();
+        await operatorsConsole?.close();
         if (metricsServer) await drain(metricsServer, 1_000);
         metrics?.close();
         // The two threads stop side by side; the API's stops its engine and deliveries, then

@@ -4,6 +4,7 @@
  * its driver load only when used.
  */
 import type { Database } from './database.ts';
+import { migrate, type MigrationList } from './migrations.ts';
 import { SqliteDatabase } from './sqlite.ts';
 
 export type StoreLocation =
@@ -26,4 +27,19 @@ export async function openDatabase(location: StoreLocation, store: string): Prom
   if (location.dialect === 'sqlite') return new SqliteDatabase(location.path);
   const { PostgresDatabase } = await import('./postgres.ts');
   return PostgresDatabase.open(location.url, { schema: location.schema ?? store });
+}
+
+/**
+ * Opens the database of the store `list` names and brings it to the list's newest version; closes
+ * it again when that fails (StoreVersionError, a failing migration), so no connection is left open.
+ */
+export async function openMigrated(location: StoreLocation, list: MigrationList): Promise<Database> {
+  const db = await openDatabase(location, list.store);
+  try {
+    await migrate(db, list);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
 }

@@ -15,6 +15,7 @@ import { parseMigrateArgs, runMigrate } from '../../src/server/migrate.ts';
 import { latestVersion } from '../../src/store/migrations.ts';
 import { SqliteDatabase } from '../../src/store/sqlite.ts';
 import { SERVICE_MIGRATIONS } from '../../src/service/store/migrations.ts';
+import { CONSOLE_MIGRATIONS } from '../../src/console/migrations.ts';
 import { SUBSCRIBER_MIGRATIONS } from '../../src/subscribers/migrations.ts';
 import { parseEmailAddress } from '../../src/subscribers/email-address.ts';
 import { SubscriberStore } from '../../src/subscribers/store.ts';
@@ -87,7 +88,7 @@ describe.runIf(DIALECTS.includes('postgres'))('npm run migrate -- --from-sqlite 
     expect(result.code).toBe(0);
     expect(result.out[0]).toMatch(new RegExp(`^subscribers: copied \\d+ rows from ${before.file} into PostgreSQL \\(DATABASE_URL\\): `));
     // Then the usual run: the copied store found up to date, the site store made.
-    expect(result.out.slice(1)).toEqual([`subscribers: schema version ${latestVersion(SUBSCRIBER_MIGRATIONS)}, up to date (PostgreSQL (DATABASE_URL))`, 'auth: schema version 0 → 1 (PostgreSQL (DATABASE_URL))', 'audiences: schema version 0 → 1 (PostgreSQL (DATABASE_URL))', 'site: schema version 0 → 1 (PostgreSQL (DATABASE_URL))', `API: schema version 0 → ${latestVersion(SERVICE_MIGRATIONS)} (PostgreSQL (DATABASE_URL))`]);
+    expect(result.out.slice(1)).toEqual([`subscribers: schema version ${latestVersion(SUBSCRIBER_MIGRATIONS)}, up to date (PostgreSQL (DATABASE_URL))`, 'auth: schema version 0 → 1 (PostgreSQL (DATABASE_URL))', 'audiences: schema version 0 → 1 (PostgreSQL (DATABASE_URL))', 'site: schema version 0 → 1 (PostgreSQL (DATABASE_URL))', `console: schema version 0 → ${latestVersion(CONSOLE_MIGRATIONS)} (PostgreSQL (DATABASE_URL))`, `API: schema version 0 → ${latestVersion(SERVICE_MIGRATIONS)} (PostgreSQL (DATABASE_URL))`]);
 
     const store = await SubscriberStore.open({ dialect: 'postgres', url });
     try {

@@ -14,6 +14,7 @@ import { AUTH_MIGRATIONS } from '../../src/auth/migrations.ts';
 import { AUDIENCE_MIGRATIONS } from '../../src/audiences/migrations.ts';
 
 const AUDIENCES_NEWEST = latestVersion(AUDIENCE_MIGRATIONS);
+import { CONSOLE_MIGRATIONS } from '../../src/console/migrations.ts';
 
 /** The subscribers' newest schema version, and every version up to it as rows. */
 const NEWEST = latestVersion(SUBSCRIBER_MIGRATIONS);
@@ -21,6 +22,7 @@ const ALL_VERSIONS = SUBSCRIBER_MIGRATIONS.migrations.map((migration) => ({ vers
 const AUTH_NEWEST = latestVersion(AUTH_MIGRATIONS);
 /** The embedded API's newest schema version. */
 const API_NEWEST = latestVersion(SERVICE_MIGRATIONS);
+const CONSOLE_NEWEST = latestVersion(CONSOLE_MIGRATIONS);
 
 const dir = mkdtempSync(join(tmpdir(), 'pl-migrate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,9 +53,9 @@ function migrateProcess(env: NodeJS.ProcessEnv): Promise<{ code: number | null; 
 }
 
 describe('npm run migrate', () => {
-  it('migrates the subscribers\' SQLite file, the sign-in store beside it, the audiences and the embedded API\'s file, then finds them up to date', async () => {
-    expect(await run({})).toEqual({ code: 0, out: [`subscribers: schema version 0 → ${NEWEST} (${join(dir, 'subscribers.db')})`, `auth: schema version 0 → ${AUTH_NEWEST} (${join(dir, 'auth.db')})`, `audiences: schema version 0 → ${AUDIENCES_NEWEST} (${join(dir, 'audiences.db')})`, `API: schema version 0 → ${API_NEWEST} (${join(dir, 'api.db')})`], err: [] });
-    expect(await run({})).toEqual({ code: 0, out: [`subscribers: schema version ${NEWEST}, up to date (${join(dir, 'subscribers.db')})`, `auth: schema version ${AUTH_NEWEST}, up to date (${join(dir, 'auth.db')})`, `audiences: schema version ${AUDIENCES_NEWEST}, up to date (${join(dir, 'audiences.db')})`, `API: schema version ${API_NEWEST}, up to date (${join(dir, 'api.db')})`], err: [] });
+  it('migrates the subscribers\' SQLite file, the sign-in store beside it, the audiences, the console\'s store and the embedded API\'s file, then finds them up to date', async () => {
+    expect(await run({})).toEqual({ code: 0, out: [`subscribers: schema version 0 → ${NEWEST} (${join(dir, 'subscribers.db')})`, `auth: schema version 0 → ${AUTH_NEWEST} (${join(dir, 'auth.db')})`, `audiences: schema version 0 → ${AUDIENCES_NEWEST} (${join(dir, 'audiences.db')})`, `console: schema version 0 → ${CONSOLE_NEWEST} (${join(dir, 'console.db')})`, `API: schema version 0 → ${API_NEWEST} (${join(dir, 'api.db')})`], err: [] });
+    expect(await run({})).toEqual({ code: 0, out: [`subscribers: schema version ${NEWEST}, up to date (${join(dir, 'subscribers.db')})`, `auth: schema version ${AUTH_NEWEST}, up to date (${join(dir, 'auth.db')})`, `audiences: schema version ${AUDIENCES_NEWEST}, up to date (${join(dir, 'audiences.db')})`, `console: schema version ${CONSOLE_NEWEST}, up to date (${join(dir, 'console.db')})`, `API: schema version ${API_NEWEST}, up to date (${join(dir, 'api.db')})`], err: [] });
   });
 
   it('refuses a malformed DATABASE_URL in one line that does not repeat it, and writes nothing', async () => {
@@ -77,7 +79,7 @@ describe.runIf(DIALECTS.includes('postgres'))('npm run migrate on PostgreSQL', (
     // Whether the second started before the first was done depends on the machine: either way it
     // succeeds (applying a migration twice would fail on its CREATE TABLE) and says where it stands.
     for (const run of [first, second]) {
-      expect(run.stdout).toMatch(new RegExp(`^subscribers: schema version (0 → ${NEWEST}|${NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nauth: schema version (0 → ${AUTH_NEWEST}|${AUTH_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\naudiences: schema version (0 → ${AUDIENCES_NEWEST}|${AUDIENCES_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nsite: schema version (0 → 1|1, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nAPI: schema version (0 → ${API_NEWEST}|${API_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\n$`));
+      expect(run.stdout).toMatch(new RegExp(`^subscribers: schema version (0 → ${NEWEST}|${NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nauth: schema version (0 → ${AUTH_NEWEST}|${AUTH_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\naudiences: schema version (0 → ${AUDIENCES_NEWEST}|${AUDIENCES_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nsite: schema version (0 → 1|1, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nconsole: schema version (0 → ${CONSOLE_NEWEST}|${CONSOLE_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\nAPI: schema version (0 → ${API_NEWEST}|${API_NEWEST}, up to date) \\(PostgreSQL \\(DATABASE_URL\\)\\)\n$`));
     }
     const sql = postgres(url, { max: 1, onnotice: () => undefined });
     try {

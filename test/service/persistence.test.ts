@@ -176,8 +176,8 @@ describe('the SQLite file', () => {
   });
 
   it('opens a file written by the store before it moved onto the storage floor, unchanged', async () => {
-    // test/service/fixtures/api-v2.db: written by main's synchronous store (schema version 2, with
-    // schema_migrations and user_version 2): one organization (key pl_9HUg…), a monitor, a check,
+    // test/service/fixtures/api-v2.db: written by the synchronous store of main at 12550d4 (schema version 2, with
+    // schema_migrations and user_version 2): one organization (key pl_EHnH…), a monitor, a check,
     // an incident and a maintenance window.
     mkdirSync(join(folder, 'fixture'), { recursive: true });
     const path = join(folder, 'fixture', 'api-v2.db');
@@ -189,13 +189,13 @@ describe('the SQLite file', () => {
     try {
       // Adopted as it was: versions 1 and 2 recorded then, unchanged; nothing re-run.
       expect((await store.db.all('SELECT * FROM schema_migrations ORDER BY version')).slice(0, 2)).toEqual(migrationsBefore);
-      const principal = await store.organizations.findByApiKey('pl_9HUgW5o-zICEafh2mEpF6PF_CCJBHh37');
-      expect(principal?.organization).toMatchObject({ id: 'org_dsNhOkv7WA1XI6l5', name: 'Fixture Org', plan: 'pro' });
-      const monitor = await store.monitors.get('org_dsNhOkv7WA1XI6l5', 'mon_LvyFOq1csTgWPsAD');
+      const principal = await store.organizations.findByApiKey('pl_EHnHUih2mA7NHW1USfeGx5NmMAuFea38');
+      expect(principal?.organization).toMatchObject({ id: 'org_XpXDscERCEbKLO7h', name: 'Fixture Org', plan: 'pro' });
+      const monitor = await store.monitors.get('org_XpXDscERCEbKLO7h', 'mon_LrwYTccwB9z3F6H9');
       expect(monitor).toMatchObject({ name: 'Website', headers: { A: 'b' }, regions: ['eu'], autoIncidents: true });
-      expect(await store.checks.list('mon_LvyFOq1csTgWPsAD', { limit: 10, offset: 0 })).toMatchObject([{ status: 'down', latency: 123, statusCode: 503, checkedAt: '2026-11-27T10:01:00.000Z', error: 'HTTP 503' }]);
-      expect(await store.incidents.list('org_dsNhOkv7WA1XI6l5', { limit: 10, offset: 0 })).toMatchObject([{ title: 'Down', severity: 'major', monitors: [{ monitor: { id: 'mon_LvyFOq1csTgWPsAD' } }] }]);
-      expect(await store.maintenance.list('org_dsNhOkv7WA1XI6l5', { limit: 10, offset: 0 })).toMatchObject([{ title: 'Window', status: 'scheduled', scheduledStart: '2030-01-01T00:00:00.000Z' }]);
+      expect(await store.checks.list('mon_LrwYTccwB9z3F6H9', { limit: 10, offset: 0 })).toMatchObject([{ status: 'down', latency: 123, statusCode: 503, checkedAt: '2026-11-27T10:01:00.000Z', error: 'HTTP 503' }]);
+      expect(await store.incidents.list('org_XpXDscERCEbKLO7h', { limit: 10, offset: 0 })).toMatchObject([{ title: 'Down', severity: 'major', monitors: [{ monitor: { id: 'mon_LrwYTccwB9z3F6H9' } }] }]);
+      expect(await store.maintenance.list('org_XpXDscERCEbKLO7h', { limit: 10, offset: 0 })).toMatchObject([{ title: 'Window', status: 'scheduled', scheduledStart: '2030-01-01T00:00:00.000Z' }]);
       expect(await schemaVersion(store.db)).toBe(LATEST);
     } finally {
       await store.close();

@@ -44,6 +44,7 @@ const one = (incident: Incident, verb: string): Output => ({ human: `${verb} ${i
 export const incidentCommands: Command[] = [
   {
     words: ['incident', 'open'],
+    audit: true,
     summary: 'open an incident (it shows on every page that lists its monitors)',
     usage: '--title TEXT --severity minor|major|critical [--status STATUS] [--monitor ID|NAME]... [--message TEXT] [--template NAME --var K=V...]',
     optionHelp: [
@@ -94,6 +95,7 @@ export const incidentCommands: Command[] = [
   },
   {
     words: ['incident', 'update'],
+    audit: true,
     summary: 'post a timeline entry (new status and message)',
     usage: 'ID --status STATUS --message TEXT',
     optionHelp: [`--status STATUS       ${INCIDENT_STATUSES.join(', ')}`, '--message TEXT        what changed'],
@@ -108,6 +110,7 @@ export const incidentCommands: Command[] = [
   },
   {
     words: ['incident', 'resolve'],
+    audit: true,
     summary: 'resolve an incident',
     usage: 'ID [--message TEXT]',
     optionHelp: [`--message TEXT        last timeline entry (default "${en.defaultResolvedMessage}")`],

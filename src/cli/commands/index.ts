@@ -7,5 +7,6 @@ import { pageCommands } from './page.ts';
 import { pageAccessCommands } from './page-access.ts';
 import { statusCommand } from './status.ts';
 import { subscribeCommands } from './subscribe.ts';
+import { operatorCommands } from './operator.ts';
 
-export const COMMANDS: readonly Command[] = [statusCommand, ...incidentCommands, ...maintenanceCommands, ...monitorCommands, ...pageCommands, ...pageAccessCommands, ...subscribeCommands];
+export const COMMANDS: readonly Command[] = [statusCommand, ...incidentCommands, ...maintenanceCommands, ...monitorCommands, ...pageCommands, ...pageAccessCommands, ...subscribeCommands, ...operatorCommands];

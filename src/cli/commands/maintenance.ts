@@ -42,6 +42,7 @@ const one = (window: MaintenanceWindow, verb: string, now: Date): Output => ({
 
 const transition = (action: 'start' | 'complete' | 'cancel', summary: string, verb: string): Command => ({
   words: ['maintenance', action],
+  audit: true,
   summary,
   usage: 'ID',
   optionHelp: [],
@@ -56,6 +57,7 @@ const transition = (action: 'start' | 'complete' | 'cancel', summary: string, ve
 export const maintenanceCommands: Command[] = [
   {
     words: ['maintenance', 'schedule'],
+    audit: true,
     summary: 'schedule a maintenance window',
     usage: '--title TEXT --start TIME (--end TIME | --duration LENGTH) [--monitor ID|NAME]... [--description TEXT]',
     optionHelp: [

@@ -50,6 +50,7 @@ const monitorFields = (monitor: Monitor) =>
 
 const toggle = (words: 'pause' | 'resume'): Command => ({
   words: ['monitor', words],
+  audit: true,
   summary: words === 'pause' ? 'stop checking a monitor (its page shows it paused)' : 'start checking a paused monitor again',
   usage: 'ID|NAME',
   optionHelp: [],

@@ -25,6 +25,7 @@ import type { PushReceiver } from '../push/push-receiver.ts';
 import type { SubscriptionRelay } from './subscription-relay.ts';
 import type { TlsGate } from './tls-gate.ts';
 import type { PrivateRelay } from './private-relay.ts';
+import type { ConsoleHandler } from '../../console/handler.ts';
 
 export interface FrontOptions {
   /** Origin of the internal Astro server, e.g. http://127.0.0.1:40123 */
@@ -45,6 +46,8 @@ export interface FrontOptions {
   private?: PrivateRelay;
   /** The on-demand TLS gate, answered from memory before anything is rendered. */
   tlsGate?: TlsGate;
+  /** The operators' console (src/console/): its own answers, never stored or rendered by the site. */
+  console?: ConsoleHandler;
   /**
    * The main host as visitors reach it (SITE_PUBLIC_URL's host[:port]). When set, any Host that
    * is not a public page's custom domain is answered as this one: one render and one entry for
@@ -144,7 +147,7 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
   const isCurrent = (page: StoredPage): boolean => page.dataVersion === null || dataVersion.current() === null || page.dataVersion === dataVersion.current();
   const fail = (request: IncomingMessage, response: ServerResponse, error: unknown) => failRequest(request, response, error, log);
 
-  /** The routes answered before the gate: the one POST the site takes (the API's webhook), and the TLS gate. */
+  /** The routes answered before the gate: the one POST the site takes (the API's webhook), the TLS gate, and the console (its own gate). */
   function answerOwnRoute(request: IncomingMessage, response: ServerResponse): boolean {
     if (options.push?.matches(request.url ?? '/')) {
       options.push.handle(request, response);
@@ -152,6 +155,10 @@ export function createFrontHandler(options: FrontOptions): FrontHandler {
     }
     if (options.tlsGate?.matches(request.url ?? '/')) {
       options.tlsGate.handle(request, response);
+      return true;
+    }
+    if (options.console?.matches(request.url ?? '/')) {
+      options.console.handle(request, response).catch((error: unknown) => fail(request, response, error));
       return true;
     }
     return false;

@@ -1,7 +1,6 @@
 import type { Database, Sql } from '../../store/database.ts';
 import type { StoreLocation } from '../../store/location.ts';
-import { openDatabase } from '../../store/location.ts';
-import { migrate } from '../../store/migrations.ts';
+import { openMigrated } from '../../store/location.ts';
 import { AutoIncidentRepository } from './auto-incidents.ts';
 import { CheckClaimRepository } from './check-claims.ts';
 import { CheckRepository } from './checks.ts';
@@ -85,14 +84,7 @@ export class Store extends Repositories {
    */
   static async open(location: string | StoreLocation): Promise<Store> {
     const where: StoreLocation = typeof location === 'string' ? { dialect: 'sqlite', path: location } : location;
-    const db = await openDatabase(where.dialect === 'postgres' ? { ...where, schema: where.schema ?? SERVICE_SCHEMA } : where, SERVICE_SCHEMA);
-    try {
-      await migrate(db, SERVICE_MIGRATIONS);
-    } catch (error) {
-      await db.close();
-      throw error;
-    }
-    return new Store(db);
+    return new Store(await openMigrated(where.dialect === 'postgres' ? { ...where, schema: where.schema ?? SERVICE_SCHEMA } : where, SERVICE_MIGRATIONS));
   }
 
   /**

@@ -97,6 +97,8 @@ export async function startPorchlightProcess(env: Record<string, string> = {}, e
       TZ: 'UTC',
       // E-mail subscriptions (on for the embedded demo) only where a test asks for them.
       SUBSCRIPTIONS: 'false',
+      // The console (on for the embedded demo) likewise.
+      CONSOLE: 'false',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,108 @@
+/**
+ * `porchlight operator add|list` and `porchlight audit`: the console's operators and its audit
+ * trail, read from the console's store on this machine (src/console/cli-store.ts), not the API.
+ */
+import { DEFAULT_SMTP_FROM, readSmtpSettings, smtpConnection } from '../../contract/smtp.ts';
+import { OperatorExistsError } from '../../console/store.ts';
+import { openConsoleStore, cliActor } from '../../console/cli-store.ts';
+import { isRole, ROLES } from '../../console/roles.ts';
+import { parseEmailAddress } from '../../subscribers/email-address.ts';
+import { UsageError } from '../cli-error.ts';
+import { text, type Command, type StoreContext } from '../command.ts';
+import { table } from '../table.ts';
+
+/** Mails the set-up link when SMTP is configured; resolves to whether it was sent. */
+async function mailLink(context: StoreContext, to: string, link: string): Promise<boolean> {
+  const settings = readSmtpSettings(context.env);
+  if (!settings) return false;
+  const { createTransport } = await import('nodemailer');
+  const transport = createTransport(smtpConnection(settings));
+  try {
+    await transport.sendMail({
+      from: settings.from ?? DEFAULT_SMTP_FROM,
+      to,
+      subject: 'Your Porchlight console account',
+      text: `An account on the Porchlight console was made for ${to}.\n\nChoose your password here (the link works once, for 24 hours):\n${link}\n`,
+    });
+    return true;
+  } finally {
+    transport.close();
+  }
+}
+
+export const operatorCommands: Command[] = [
+  {
+    words: ['operator', 'add'],
+    needs: 'store',
+    summary: 'add a console operator; prints a one-time set-up link (and mails it when SMTP is set)',
+    usage: 'EMAIL --role viewer|responder|editor|admin',
+    optionHelp: ['--role ROLE           viewer (reads), responder (incidents, maintenance), editor (branding, pages), admin (operators)'],
+    options: { role: { type: 'string' } },
+    examples: ['porchlight operator add oncall@example.com --role responder'],
+    positionals: ['EMAIL'],
+    async run(context, { values, positionals: [typed = ''] }) {
+      const email = parseEmailAddress(typed);
+      if (!email) throw new UsageError(`"${typed}" is not an e-mail address`);
+      const role = text(values, 'role');
+      if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+      const store = await openConsoleStore(context.env, true);
+      if (!store) throw new UsageError('no console store');
+      try {
+        const { operator, setupToken } = await store.addOperator(email.address, role, context.now.getTime()).catch((error: unknown) => {
+          throw error instanceof OperatorExistsError ? new UsageError(error.message) : error;
+        });
+        await store.record({ actor: cliActor(), action: 'operator.add', target: operator.id, before: null, after: { email: operator.email, role } }, context.now.getTime());
+        const link = `${context.siteUrl.replace(/\/$/, '')}/_porchlight/console/setup?t=${setupToken}`;
+        const mailed = await mailLink(context, operator.email, link).catch((error: unknown) => {
+          context.warn(`the set-up mail was not sent (${error instanceof Error ? error.message : String(error)})`);
+          return false;
+        });
+        return {
+          human: `added operator ${operator.email} (${role}), id ${operator.id}\nset-up link (one use, 24 hours${mailed ? '; also mailed' : ''}):\n${link}`,
+          json: { id: operator.id, email: operator.email, role, setupLink: link, mailed },
+        };
+      } finally {
+        await store.close();
+      }
+    },
+  },
+  {
+    words: ['operator', 'list'],
+    needs: 'store',
+    summary: 'list the console operators',
+    usage: '',
+    optionHelp: [],
+    options: {},
+    examples: ['porchlight operator list'],
+    positionals: [],
+    async run(context) {
+      const store = await openConsoleStore(context.env, false);
+      const operators = store ? await store.operators().finally(() => store.close()) : [];
+      return {
+        human: operators.length === 0 ? 'no operators' : table(['ID', 'EMAIL', 'ROLE', 'PASSWORD'], operators.map((o) => [o.id, o.email, o.role, o.hasPassword ? 'set' : 'not yet'])),
+        json: operators.map((o) => ({ id: o.id, email: o.email, role: o.role, passwordSet: o.hasPassword })),
+      };
+    },
+  },
+  {
+    words: ['audit'],
+    needs: 'store',
+    summary: 'the audit trail: who changed what, when, before and after (console and CLI)',
+    usage: '[--limit N]',
+    optionHelp: ['--limit N             newest N entries (default 50)'],
+    options: { limit: { type: 'string' } },
+    examples: ['porchlight audit --limit 20', 'porchlight audit --json | jq ".[0]"'],
+    positionals: [],
+    async run(context, { values }) {
+      const limit = Number(text(values, 'limit') ?? '50');
+      if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new UsageError('--limit must be a whole number from 1 to 10000');
+      const store = await openConsoleStore(context.env, false);
+      const entries = store ? await store.audit(limit).finally(() => store.close()) : [];
+      const show = (value: unknown) => (value === null || value === undefined ? '-' : JSON.stringify(value));
+      return {
+        human: entries.length === 0 ? 'no audit entries' : table(['WHEN', 'WHO', 'WHAT', 'TARGET', 'BEFORE', 'AFTER'], entries.map((e) => [new Date(e.at).toISOString(), e.actor, e.action, e.target, show(e.before), show(e.after)])),
+        json: entries.map((e) => ({ at: new Date(e.at).toISOString(), actor: e.actor, action: e.action, target: e.target, before: e.before, after: e.after })),
+      };
+    },
+  },
+];
