@@ -1,5 +1,5 @@
 import type { Notifier } from '../events/notifier.ts';
-import { maintenanceEvent, type MaintenanceEvent } from '../events/service-event.ts';
+import { maintenanceEvent } from '../events/service-event.ts';
 import type { Store } from '../store/store.ts';
 import type { Cancel, Timers } from './timers.ts';
 
@@ -64,9 +64,9 @@ export class MaintenanceClock {
     this.cancelTimer = this.deps.timers.after(sleepMs, () => void this.poke());
   }
 
-  private async sweep(): Promise<{ organizationId: string; event: MaintenanceEvent }[]> {
+  /** Moves every due window, each event queued in the outbox with its move. */
+  private async sweep(): Promise<void> {
     const { store } = this.deps;
-    const events: { organizationId: string; event: MaintenanceEvent }[] = [];
     await store.transaction(async (tx) => {
       // Two passes: a window that was due to start and is already past its end completes right after.
       for (let pass = 0; pass < 2; pass++) {
@@ -78,12 +78,10 @@ export class MaintenanceClock {
           const type = due.to === 'in_progress' ? 'onMaintenanceStarted' : 'onMaintenanceCompleted';
           // Queued with the transition: of two processes, the one that moved it queues its event.
           await this.deps.notifier.raiseIn(tx, due.organizationId, maintenanceEvent(type, window, at, true));
-          events.push({ organizationId: due.organizationId, event: maintenanceEvent(type, window, at, true) });
           this.deps.log(`maintenance window ${JSON.stringify(window.title)} ${due.to === 'in_progress' ? 'started' : 'completed'} by its schedule`);
         }
       }
     });
-    return events;
   }
 
   private async sleepMs(): Promise<number> {
