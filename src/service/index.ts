@@ -160,6 +160,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         now(),
       );
     }
+    deliveries?.start();
     await engine?.start();
     const queue = deliveries;
     let closing: Promise<void> | null = null;

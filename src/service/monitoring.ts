@@ -3,7 +3,7 @@ import type { OrganizationEgress } from './egress/organization-egress.ts';
 import { MonitoringEngine } from './engine/engine.ts';
 import { DEFAULT_FAILURE_THRESHOLD } from './engine/health-transition.ts';
 import { systemTimers, type Timers } from './engine/timers.ts';
-import { DEFAULT_RETRY_DELAYS_MS, DEFAULT_WEBHOOK_TIMEOUT_MS, DeliveryQueue } from './events/delivery-queue.ts';
+import { DEFAULT_RETRY_DELAYS_MS, DEFAULT_WEBHOOK_TIMEOUT_MS, DeliveryQueue, type OutboxSettings } from './events/delivery-queue.ts';
 import type { SmtpSettings } from './events/email-transport.ts';
 import { Notifier } from './events/notifier.ts';
 import type { Store } from './store/store.ts';
@@ -16,6 +16,8 @@ export interface NotificationOptions {
   retryDelaysMs?: readonly number[];
   /** Time limit of one webhook POST. Default 5000. */
   webhookTimeoutMs?: number;
+  /** The shared outbox's claim lease, idle poll and concurrency (events/delivery-queue.ts). */
+  outbox?: Partial<OutboxSettings>;
 }
 
 /** Tuning of the monitoring engine; tests inject timers and randomness to drive time by hand. */
@@ -65,13 +67,14 @@ export function createMonitoring(store: Store, now: () => Date, log: (line: stri
     options.notifications?.deliver === false
       ? null
       : new DeliveryQueue(
-          { store, now, log, timers: systemTimers },
+          { store, now, log },
           {
             retryDelaysMs: options.notifications?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
             webhookTimeoutMs: options.notifications?.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
             smtp: options.smtp ?? null,
             egress,
           },
+          options.notifications?.outbox,
         );
   const notifier = new Notifier(store, log, deliveries);
   const failureThreshold = options.failureThreshold ?? DEFAULT_FAILURE_THRESHOLD;

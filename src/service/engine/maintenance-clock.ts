@@ -1,5 +1,5 @@
 import type { Notifier } from '../events/notifier.ts';
-import { maintenanceEvent, type MaintenanceEvent } from '../events/service-event.ts';
+import { maintenanceEvent } from '../events/service-event.ts';
 import type { Store } from '../store/store.ts';
 import type { Cancel, Timers } from './timers.ts';
 
@@ -53,7 +53,8 @@ export class MaintenanceClock {
     this.cancelTimer?.();
     let sleepMs = this.maxSleepMs;
     try {
-      for (const { organizationId, event } of await this.sweep()) await this.deps.notifier.emit(organizationId, event);
+      await this.sweep();
+      this.deps.notifier.wake();
       sleepMs = await this.sleepMs();
     } catch (error) {
       this.deps.log(`maintenance sweep failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -63,9 +64,9 @@ export class MaintenanceClock {
     this.cancelTimer = this.deps.timers.after(sleepMs, () => void this.poke());
   }
 
-  private async sweep(): Promise<{ organizationId: string; event: MaintenanceEvent }[]> {
+  /** Moves every due window, each event queued in the outbox with its move. */
+  private async sweep(): Promise<void> {
     const { store } = this.deps;
-    const events: { organizationId: string; event: MaintenanceEvent }[] = [];
     await store.transaction(async (tx) => {
       // Two passes: a window that was due to start and is already past its end completes right after.
       for (let pass = 0; pass < 2; pass++) {
@@ -75,12 +76,12 @@ export class MaintenanceClock {
           const window = await tx.maintenance.transition(due.organizationId, due.id, due.to, at, due.to === 'in_progress' ? 'scheduled' : 'in_progress');
           if (!window) continue;
           const type = due.to === 'in_progress' ? 'onMaintenanceStarted' : 'onMaintenanceCompleted';
-          events.push({ organizationId: due.organizationId, event: maintenanceEvent(type, window, at, true) });
+          // Queued with the transition: of two processes, the one that moved it queues its event.
+          await this.deps.notifier.raiseIn(tx, due.organizationId, maintenanceEvent(type, window, at, true));
           this.deps.log(`maintenance window ${JSON.stringify(window.title)} ${due.to === 'in_progress' ? 'started' : 'completed'} by its schedule`);
         }
       }
     });
-    return events;
   }
 
   private async sleepMs(): Promise<number> {

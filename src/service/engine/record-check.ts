@@ -2,6 +2,7 @@ import type { Region } from '../../contract/monitor.ts';
 import type { CheckOutcome } from '../checks/run-check.ts';
 import { incidentEvent, type ServiceEvent } from '../events/service-event.ts';
 import type { CheckRecord } from '../store/checks.ts';
+import type { Notifier } from '../events/notifier.ts';
 import type { Store } from '../store/store.ts';
 import { openAutoIncident, resolveAutoIncident } from './auto-incidents.ts';
 import { nextHealth } from './health-transition.ts';
@@ -10,6 +11,8 @@ export interface RecordContext {
   store: Store;
   now: () => Date;
   failureThreshold: number;
+  /** Given: the events are queued in the notification outbox inside the recording transaction (call its wake() after). */
+  notifier?: Notifier;
 }
 
 export interface RecordedCheck {
@@ -17,7 +20,7 @@ export interface RecordedCheck {
   organizationId: string;
   monitorName: string;
   transition: 'down' | 'recovered' | null;
-  /** To emit after the transaction committed, in order. */
+  /** In order; already queued when the context had a notifier, else to emit after the transaction committed. */
   events: ServiceEvent[];
 }
 
@@ -54,7 +57,7 @@ export async function recordCheckOutcome(
 
     const events: ServiceEvent[] = [];
     const alerting = monitor.currentStatus !== 'paused' && monitor.currentStatus !== 'maintenance';
-    const eventCheck = { region: check.region, latency: check.latency, statusCode: check.statusCode, error: check.error, checkedAt: check.checkedAt };
+    const eventCheck = { id: check.id, region: check.region, latency: check.latency, statusCode: check.statusCode, error: check.error, checkedAt: check.checkedAt };
     const about = { id: monitor.id, name: monitor.name, type: monitor.type };
     if (step.transition === 'down' && alerting) {
       events.push({ type: 'onMonitorDown', at: at.toISOString(), monitor: about, check: eventCheck, consecutiveFailures: step.consecutiveFailures });
@@ -68,6 +71,8 @@ export async function recordCheckOutcome(
       const resolved = await resolveAutoIncident(tx, organizationId, monitor, check, at);
       if (resolved) events.push(incidentEvent('onIncidentResolved', resolved, at, true));
     }
+    // Queued with the change that raised them: a crash after the commit loses no notification.
+    if (context.notifier) for (const event of events) await context.notifier.raiseIn(tx, organizationId, event);
     return { check, organizationId, monitorName: monitor.name, transition: step.transition, events };
   });
 }

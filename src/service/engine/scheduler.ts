@@ -209,13 +209,13 @@ export class Scheduler {
     if (!this.isCurrent(job)) return;
     try {
       const recorded = await recordCheckOutcome(
-        { store: this.deps.store, now: this.deps.now, failureThreshold: this.settings.failureThreshold },
+        { store: this.deps.store, now: this.deps.now, failureThreshold: this.settings.failureThreshold, notifier: this.deps.notifier },
         job.monitorId,
         { region: job.region, checkedAt, outcome },
       );
       if (!recorded) return;
       if (recorded.transition) this.deps.log(`monitor ${JSON.stringify(recorded.monitorName)} is ${recorded.transition === 'down' ? 'down' : 'up again'} (check from ${job.region})`);
-      for (const event of recorded.events) await this.deps.notifier.emit(recorded.organizationId, event);
+      this.deps.notifier.wake();
     } catch (error) {
       this.deps.log(`recording a check of monitor ${job.monitorId} failed: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -1,12 +1,11 @@
 import type { OrganizationEgress } from '../egress/organization-egress.ts';
-import type { Cancel, Timers } from '../engine/timers.ts';
 import type { NotificationChannelRecord } from '../store/notifications.ts';
-import { newId } from '../../store/ids.ts';
+import { DeliveryRepository } from '../store/deliveries.ts';
+import { NotificationOutboxClaims, type ClaimedNotification } from '../store/notification-outbox.ts';
 import type { Store } from '../store/store.ts';
 import type { AttemptResult } from './attempt-result.ts';
 import { emailMessage } from './email-message.ts';
 import { EmailTransport, recipientsOf, type SmtpSettings } from './email-transport.ts';
-import type { NotificationContent } from './notification-content.ts';
 import { slackMessage } from './slack-message.ts';
 import { WebhookTransport } from './webhook-transport.ts';
 
@@ -24,13 +23,6 @@ export interface DeliverySettings {
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000];
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5_000;
 
-interface Delivery {
-  id: string;
-  organizationId: string;
-  channelId: string;
-  content: NotificationContent;
-}
-
 function channelLabel(channel: NotificationChannelRecord): string {
   return `${channel.type}:${JSON.stringify(channel.name)}`;
 }
@@ -40,102 +32,178 @@ function outcomeText(result: AttemptResult): string {
   return `${result.outcome}: ${result.error}`;
 }
 
+/** Tuning of the shared outbox; tests shorten the lease. */
+export interface OutboxSettings {
+  /** How long a claim holds unless renewed (renewed every third of it). Default 60 s. */
+  leaseMs: number;
+  /** Longest sleep of an idle sender before it looks for due rows (rows another process queued and could not send). Default 2 s. */
+  pollMs: number;
+  /** Sends running at once in this process. Default 16. */
+  concurrency: number;
+}
+
+export const DEFAULT_OUTBOX_SETTINGS: OutboxSettings = { leaseMs: 60_000, pollMs: 2_000, concurrency: 16 };
+
 /**
- * Delivers notifications in the background: each (event, channel) pair is attempted at once and retried
- * with backoff while the failure is retryable. Attempts run concurrently, so a slow or dead channel
- * never holds up another one or the API. Every attempt is recorded; no URL or message body is logged.
+ * Sends the notification outbox (store/notification-outbox.ts) from this process: claims due rows
+ * (one holder per row across every process on the store), sends each concurrently (a slow or dead
+ * channel never holds up another one or the API), records every attempt fenced by its claim, and
+ * retries with backoff while the failure is retryable (the row waits in the outbox, claimed by
+ * nobody, so any process may make the next attempt). A lease keeper renews this process's claims
+ * and settles expired ones of any process. No URL or message body is logged.
  */
 export class DeliveryQueue {
   private readonly store: Store;
   private readonly now: () => Date;
   private readonly log: (line: string) => void;
-  private readonly timers: Timers;
   private readonly retryDelaysMs: readonly number[];
   private readonly webhooks: WebhookTransport;
   private readonly email: EmailTransport;
-  private readonly pendingRetries = new Set<Cancel>();
+  private readonly claims: NotificationOutboxClaims;
+  private readonly settings: OutboxSettings;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly abort = new AbortController();
+  private timer: NodeJS.Timeout | null = null;
+  private leaseTimer: NodeJS.Timeout | null = null;
+  private pumping: Promise<void> | null = null;
+  private again = false;
 
-  constructor(deps: { store: Store; now: () => Date; log: (line: string) => void; timers: Timers }, settings: DeliverySettings) {
+  constructor(deps: { store: Store; now: () => Date; log: (line: string) => void }, settings: DeliverySettings, outbox: Partial<OutboxSettings> = {}) {
     this.store = deps.store;
     this.now = deps.now;
     this.log = deps.log;
-    this.timers = deps.timers;
     this.retryDelaysMs = settings.retryDelaysMs;
     this.webhooks = new WebhookTransport(settings.webhookTimeoutMs, settings.egress);
     this.email = new EmailTransport(settings.smtp);
+    this.settings = { ...DEFAULT_OUTBOX_SETTINGS, ...outbox };
+    this.claims = new NotificationOutboxClaims(deps.store.db, this.settings.leaseMs);
   }
 
-  /** Queues one notification to one channel; returns at once. */
-  enqueue(organizationId: string, channelId: string, content: NotificationContent): void {
+  /** This process's holder id in the outbox. */
+  get holder(): string {
+    return this.claims.holder;
+  }
+
+  /** Starts the lease keeper and the first round of sending. */
+  start(): void {
     if (this.abort.signal.aborted) return;
-    this.start({ id: newId('dlv'), organizationId, channelId, content }, 1);
+    void this.keepLeases();
+    this.wake();
   }
 
-  /** Resolves when no attempt is running (retries waiting on their timer do not count). For tests and shutdown. */
+  /** Rows were queued (or may have come due): look for due rows now. */
+  wake(): void {
+    if (this.abort.signal.aborted) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = this.pump().finally(() => {
+      this.pumping = null;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  /** Resolves when no claim round or attempt is running (rows waiting for their retry time do not count). For tests and shutdown. */
   async settled(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    while (this.inFlight.size > 0 || this.pumping) await Promise.allSettled([...this.inFlight, this.pumping]);
   }
 
-  /** Cancels waiting retries and abandons running attempts without recording them. */
+  /** Stops claiming, abandons running attempts without recording them (their leases settle them), closes the transports. */
   async stop(): Promise<void> {
     this.abort.abort();
-    for (const cancel of this.pendingRetries) cancel();
-    this.pendingRetries.clear();
+    if (this.timer) clearTimeout(this.timer);
+    if (this.leaseTimer) clearTimeout(this.leaseTimer);
     this.email.close();
     await this.settled();
     await this.webhooks.close();
   }
 
-  private start(delivery: Delivery, attempt: number): void {
-    const running = this.attempt(delivery, attempt).catch((error: unknown) => {
-      this.log(`notification delivery ${delivery.id} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
-    });
-    this.inFlight.add(running);
-    void running.finally(() => this.inFlight.delete(running));
+  private async keepLeases(): Promise<void> {
+    try {
+      await this.claims.renewLeases(Date.now());
+      const settled = await this.claims.reclaimExpired(Date.now());
+      if (settled.inDoubt > 0) this.log(`notification outbox: ${settled.inDoubt} deliveries handed over by a process that stopped before recording them are marked unknown (not sent again)`);
+      if (settled.requeued > 0) this.wake();
+    } catch (error) {
+      this.log(`notification outbox leases: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (this.abort.signal.aborted) return;
+    this.leaseTimer = setTimeout(() => void this.keepLeases(), Math.max(10, Math.floor(this.settings.leaseMs / 3)));
+    this.leaseTimer.unref();
   }
 
-  private async attempt(delivery: Delivery, attempt: number): Promise<void> {
-    // Re-read each time: a channel deleted or disabled meanwhile gets nothing more; a fixed URL is used.
-    const current = await this.store.notifications.getForDelivery(delivery.channelId);
+  private async pump(): Promise<void> {
+    let sleepMs = this.settings.pollMs;
+    try {
+      const claimed = await this.claims.claimDue(Date.now(), this.settings.concurrency - this.inFlight.size);
+      for (const item of claimed) this.startAttempt(item);
+      const next = await this.claims.nextDue();
+      if (next !== null) sleepMs = Math.min(sleepMs, Math.max(0, next - Date.now()));
+    } catch (error) {
+      this.log(`notification outbox: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (this.abort.signal.aborted) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.wake(), sleepMs);
+    this.timer.unref();
+  }
+
+  private startAttempt(item: ClaimedNotification): void {
+    const running = this.attempt(item).catch((error: unknown) => {
+      this.log(`notification delivery ${item.id} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    this.inFlight.add(running);
+    void running.finally(() => {
+      this.inFlight.delete(running);
+      // A slot is free: rows that waited for one may go.
+      this.wake();
+    });
+  }
+
+  private async attempt(item: ClaimedNotification): Promise<void> {
+    // Read each time: a channel deleted or disabled meanwhile gets nothing more; a fixed URL is used.
+    const current = await this.store.notifications.getForDelivery(item.channelId);
     if (!current || !current.channel.enabled) {
-      this.log(`notification ${delivery.content.event} delivery ${delivery.id} dropped: channel deleted or disabled`);
+      await this.claims.finish(item.id, null, Date.now(), async () => undefined);
+      this.log(`notification ${item.content.event} delivery ${item.id} dropped: channel deleted or disabled`);
       return;
     }
+    if (!(await this.claims.markStarted(item.id, Date.now()))) return;
     const attemptedAt = this.now().toISOString();
-    const result = current.simulated ? ({ outcome: 'skipped', error: 'demo channel: not delivered' } as const) : await this.send(current.channel, delivery);
+    const result = current.simulated ? ({ outcome: 'skipped', error: 'demo channel: not delivered' } as const) : await this.send(current.channel, item);
     if (this.abort.signal.aborted) return;
 
     const maxAttempts = this.retryDelaysMs.length + 1;
-    const willRetry = result.outcome === 'failed' && result.retryable && attempt < maxAttempts;
-    await this.store.deliveries.record({
-      deliveryId: delivery.id,
-      organizationId: delivery.organizationId,
-      channelId: delivery.channelId,
-      event: delivery.content.event,
-      attempt,
-      outcome: result.outcome,
-      willRetry,
-      statusCode: result.outcome === 'skipped' ? null : result.statusCode,
-      error: result.outcome === 'delivered' ? null : result.error,
-      attemptedAt,
+    const willRetry = result.outcome === 'failed' && result.retryable && item.attempt < maxAttempts;
+    const delay = this.retryDelaysMs[item.attempt - 1] ?? 0;
+    const recorded = await this.claims.finish(item.id, willRetry ? Date.now() + delay : null, Date.now(), async (tx) => {
+      await new DeliveryRepository(tx).record({
+        deliveryId: item.id,
+        organizationId: item.organizationId,
+        channelId: item.channelId,
+        event: item.content.event,
+        attempt: item.attempt,
+        outcome: result.outcome,
+        willRetry,
+        statusCode: result.outcome === 'skipped' ? null : result.statusCode,
+        error: result.outcome === 'delivered' ? null : result.error,
+        attemptedAt,
+      });
     });
-    const delay = this.retryDelaysMs[attempt - 1] ?? 0;
+    if (!recorded) {
+      this.log(`notification ${item.content.event} delivery ${item.id}: its claim ran out and was settled by another process; result not recorded`);
+      return;
+    }
     const next = willRetry ? `, retrying in ${delay} ms` : '';
-    this.log(`notification ${delivery.content.event} to ${channelLabel(current.channel)} attempt ${attempt}/${maxAttempts}: ${outcomeText(result)}${next}`);
-    if (willRetry) this.retryLater(delivery, attempt + 1, delay);
+    this.log(`notification ${item.content.event} to ${channelLabel(current.channel)} attempt ${item.attempt}/${maxAttempts}: ${outcomeText(result)}${next}`);
+    if (willRetry) this.wake();
   }
 
-  private retryLater(delivery: Delivery, attempt: number, delayMs: number): void {
-    const cancel = this.timers.after(delayMs, () => {
-      this.pendingRetries.delete(cancel);
-      this.start(delivery, attempt);
-    });
-    this.pendingRetries.add(cancel);
-  }
-
-  private send(channel: NotificationChannelRecord, delivery: Delivery): Promise<AttemptResult> {
+  private send(channel: NotificationChannelRecord, delivery: ClaimedNotification): Promise<AttemptResult> {
     const headers = { 'x-porchlight-event': delivery.content.event, 'x-porchlight-delivery': delivery.id };
     if (channel.type === 'slack') {
       if (!channel.webhookUrl) return Promise.resolve({ outcome: 'skipped', error: 'channel has no webhook URL' });

@@ -1,9 +1,12 @@
+import { newId } from '../../store/ids.ts';
 import type { PAGE_CHANGED_EVENT } from '../../contract/porchlight-push.ts';
 import type { IncidentRecord } from '../store/incidents.ts';
 import type { MaintenanceRecord } from '../store/maintenance.ts';
 
 /** The check that moved a monitor across its threshold. */
 export interface EventCheck {
+  /** The stored check's id (one per check, so a key of the event). */
+  id: string;
   region: string;
   latency: number;
   statusCode: number | null;
@@ -23,7 +26,8 @@ export interface MonitorEvent {
 export interface IncidentEvent {
   type: 'onIncidentCreated' | 'onIncidentUpdated' | 'onIncidentResolved';
   at: string;
-  incident: { id: string; title: string; status: string; severity: string; message: string; monitors: string[] };
+  /** `updateId`: the timeline entry that caused this event (each raise of it names the same one). */
+  incident: { id: string; updateId: string; title: string; status: string; severity: string; message: string; monitors: string[] };
   /** Opened or resolved by the engine rather than through the API. */
   automatic: boolean;
 }
@@ -56,6 +60,7 @@ export function incidentEvent(type: IncidentEvent['type'], incident: IncidentRec
     at: at.toISOString(),
     incident: {
       id: incident.id,
+      updateId: incident.updates[0]?.id ?? '',
       title: incident.title,
       status: incident.status,
       severity: incident.severity,
@@ -88,4 +93,18 @@ export function eventSubject(event: ServiceEvent): string {
   if ('monitor' in event) return event.monitor.name;
   if ('incident' in event) return event.incident.title;
   return event.window.title;
+}
+
+/**
+ * The same text for every raise of the same event, whichever process raises it: the outbox's
+ * unique key is this plus the channel, so a retried or duplicated raise queues nothing twice.
+ * Built from what the state change that caused the event made once (the check's id,
+ * an incident's newest update, a window's transition).
+ */
+export function eventKey(event: ServiceEvent | PageChangedEvent): string {
+  // A page change is announced once, by the request that made it, and has no id of its own.
+  if ('page' in event) return `${event.type}:${event.page.id}:${event.change}:${newId('chg')}`;
+  if ('monitor' in event) return `${event.type}:${event.monitor.id}:${event.check.id}`;
+  if ('incident' in event) return `${event.type}:${event.incident.id}:${event.incident.updateId}`;
+  return `${event.type}:${event.window.id}`;
 }

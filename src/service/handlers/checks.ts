@@ -32,10 +32,10 @@ export function checkRoutes({ store, now, notifier, runCheck, failureThreshold }
         const checkedAt = now().toISOString();
         const outcome = await runCheck(context.organizationId, checkTargetOf(monitor));
         // An on-demand check counts like a scheduled one: same threshold, events and automatic incidents.
-        const recorded = await recordCheckOutcome({ store, now, failureThreshold }, id, { region: monitor.regions[0] ?? 'eu', checkedAt, outcome });
+        const recorded = await recordCheckOutcome({ store, now, failureThreshold, notifier }, id, { region: monitor.regions[0] ?? 'eu', checkedAt, outcome });
         // The monitor may have been deleted while the check ran.
         if (!recorded) throw new NotFoundError('monitor');
-        for (const event of recorded.events) await notifier.emit(recorded.organizationId, event);
+        notifier.wake();
         return created(recorded.check);
       },
     },

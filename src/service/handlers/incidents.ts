@@ -31,9 +31,11 @@ export function incidentRoutes({ store, now, notifier }: ServiceDeps): Route[] {
         const input = parseInput(createIncidentSchema, context.body, 'body');
         const incident = await store.transaction(async (tx) => {
           await requireOwnedMonitors(tx, context.organizationId, input.monitorIds, (index) => `monitorIds.${index}`);
-          return await tx.incidents.insert(context.organizationId, input, now());
+          const incident = await tx.incidents.insert(context.organizationId, input, now());
+          await notifier.raiseIn(tx, context.organizationId, incidentEvent('onIncidentCreated', incident, now()));
+          return incident;
         });
-        await notifier.emit(context.organizationId, incidentEvent('onIncidentCreated', incident, now()));
+        notifier.wake();
         return created(incident);
       },
     },
@@ -44,13 +46,16 @@ export function incidentRoutes({ store, now, notifier }: ServiceDeps): Route[] {
       handle: async (context) => {
         const input = parseInput(updateIncidentSchema, context.body, 'body');
         const id = pathParam(context, 'id');
-        const { incident, wasResolved } = await store.transaction(async (tx) => {
+        const incident = await store.transaction(async (tx) => {
+          // Locked first: of two updates at once, only the first sees it unresolved (one "resolved" event).
+          if (!(await tx.incidents.lock(context.organizationId, id))) throw new NotFoundError('incident');
           const before = found(await tx.incidents.get(context.organizationId, id), 'incident');
           const incident = found(await tx.incidents.addUpdate(context.organizationId, id, input, now()), 'incident');
-          return { incident, wasResolved: before.status === 'resolved' };
+          const resolvedNow = incident.status === 'resolved' && before.status !== 'resolved';
+          await notifier.raiseIn(tx, context.organizationId, incidentEvent(resolvedNow ? 'onIncidentResolved' : 'onIncidentUpdated', incident, now()));
+          return incident;
         });
-        const resolvedNow = incident.status === 'resolved' && !wasResolved;
-        await notifier.emit(context.organizationId, incidentEvent(resolvedNow ? 'onIncidentResolved' : 'onIncidentUpdated', incident, now()));
+        notifier.wake();
         return ok(incident);
       },
     },

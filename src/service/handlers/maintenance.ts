@@ -44,9 +44,10 @@ export function maintenanceRoutes({ store, now, notifier, engine }: ServiceDeps)
           const current = await ownWindow(tx, context);
           throw new InvalidStateError(`cannot ${action} a maintenance window that is ${current.status}; it must be ${from}`);
         }
+        if (event) await notifier.raiseIn(tx, context.organizationId, maintenanceEvent(event, moved, now()));
         return moved;
       });
-      if (event) await notifier.emit(context.organizationId, maintenanceEvent(event, window, now()));
+      notifier.wake();
       engine.maintenanceChanged();
       return ok(window);
     },
@@ -76,7 +77,7 @@ export function maintenanceRoutes({ store, now, notifier, engine }: ServiceDeps)
         const input = parseInput(createMaintenanceSchema, context.body, 'body');
         const window = await store.transaction(async (tx) => {
           await requireOwnedMonitors(tx, context.organizationId, input.monitorIds, (index) => `monitorIds.${index}`);
-          return await tx.maintenance.insert(
+          const window = await tx.maintenance.insert(
             context.organizationId,
             {
               title: input.title,
@@ -87,8 +88,10 @@ export function maintenanceRoutes({ store, now, notifier, engine }: ServiceDeps)
             },
             now(),
           );
+          await notifier.raiseIn(tx, context.organizationId, maintenanceEvent('onMaintenanceScheduled', window, now()));
+          return window;
         });
-        await notifier.emit(context.organizationId, maintenanceEvent('onMaintenanceScheduled', window, now()));
+        notifier.wake();
         // A window whose start has already come is started right away by the engine.
         engine.maintenanceChanged();
         return created(window);
@@ -101,6 +104,8 @@ export function maintenanceRoutes({ store, now, notifier, engine }: ServiceDeps)
       handle: async (context) => {
         const input = parseInput(updateMaintenanceSchema, context.body, 'body');
         const window = await store.transaction(async (tx) => {
+          // Locked first: a start or cancel by another process cannot slip between the check and the write.
+          await tx.maintenance.lock(context.organizationId, pathParam(context, 'id'));
           const existing = await ownWindow(tx, context);
           requireScheduled(existing, 'updated');
           const changes: MaintenanceChanges = {
@@ -125,6 +130,7 @@ export function maintenanceRoutes({ store, now, notifier, engine }: ServiceDeps)
       body: false,
       handle: async (context) => {
         await store.transaction(async (tx) => {
+          await tx.maintenance.lock(context.organizationId, pathParam(context, 'id'));
           const existing = await ownWindow(tx, context);
           requireScheduled(existing, 'deleted');
           if (!await tx.maintenance.delete(context.organizationId, existing.id)) throw new NotFoundError('maintenance window');

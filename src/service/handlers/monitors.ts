@@ -52,6 +52,8 @@ export function monitorRoutes({ store, now, engine, egress }: ServiceDeps): Rout
         const input = parseInput(createMonitorSchema, context.body, 'body');
         rejectRefusedTargets(egress.for(context.organizationId), { url: input.url, host: input.host, port: input.type === 'tcp' ? input.port : null });
         const monitor = await store.transaction(async (tx) => {
+          // One creation at a time per organization, across processes: the count below includes every committed one.
+          await tx.organizations.lock(context.organizationId);
           if (await tx.monitors.count(context.organizationId) >= MAX_MONITORS_PER_ORGANIZATION) {
             throw new LimitReachedError(`an organization can have at most ${MAX_MONITORS_PER_ORGANIZATION} monitors`);
           }

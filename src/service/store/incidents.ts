@@ -89,6 +89,15 @@ export class IncidentRepository {
    * Posts a timeline update and moves the incident to its status. Resolving sets resolvedAt
    * (kept if already resolved); any other status clears it, which reopens the incident.
    */
+  /**
+   * Locks the incident's row until the transaction ends (a write that changes nothing): a second
+   * process updating it waits, then reads what this one wrote, so "was it already resolved" is
+   * answered once under READ COMMITTED. False when the organization has no such incident.
+   */
+  async lock(organizationId: string, id: string): Promise<boolean> {
+    return (await this.db.run('UPDATE incidents SET updated_at = updated_at WHERE organization_id = ? AND id = ?', organizationId, id)).changes > 0;
+  }
+
   async addUpdate(organizationId: string, id: string, input: { status: IncidentStatus; message: string }, at: Date): Promise<IncidentRecord | null> {
     const timestamp = at.toISOString();
     const result = (await this.db.run(`UPDATE incidents SET status = ?, updated_at = ?,

@@ -84,6 +84,15 @@ export class MaintenanceRepository {
     return created;
   }
 
+  /**
+   * Locks the window's row until the transaction ends (a write that changes nothing): a transition
+   * by another process waits, so a status read after it stays true until this transaction ends
+   * (PATCH and DELETE, allowed on scheduled windows only). False when there is no such window.
+   */
+  async lock(organizationId: string, id: string): Promise<boolean> {
+    return (await this.db.run('UPDATE maintenance_windows SET updated_at = updated_at WHERE organization_id = ? AND id = ?', organizationId, id)).changes > 0;
+  }
+
   async update(organizationId: string, id: string, changes: MaintenanceChanges, now: Date): Promise<MaintenanceRecord | null> {
     const columns = new ColumnChanges();
     const set = (column: string, value: SqlParam): void => columns.set(column, value);

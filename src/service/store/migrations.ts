@@ -491,6 +491,53 @@ const V3_POSTGRES = `
       );
 `;
 
+/**
+ * The notification outbox: one row per (event, channel), inserted when the event is raised, keyed
+ * by a deterministic `dedupe_key` (a second raise of the same event adds nothing), claimed by one
+ * process's sender with a lease before it is sent (store/notification-outbox.ts). `pending` →
+ * `sending` (claimed) → `done`, or `unknown` when its holder died after handing it over.
+ */
+const V4_SQLITE = `
+      CREATE TABLE notification_outbox (
+        id TEXT PRIMARY KEY,
+        dedupe_key TEXT NOT NULL UNIQUE,
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        channel_id TEXT NOT NULL REFERENCES notification_channels(id) ON DELETE CASCADE,
+        event TEXT NOT NULL,
+        content_json TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'sending', 'done', 'unknown')),
+        attempt INTEGER NOT NULL,
+        next_attempt TEXT NOT NULL,
+        claimed_by TEXT,
+        lease_until TEXT,
+        started_at TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX notification_outbox_due ON notification_outbox (state, next_attempt);
+`;
+
+const V4_POSTGRES = `
+      CREATE TABLE notification_outbox (
+        rowid bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        id text PRIMARY KEY,
+        dedupe_key text NOT NULL UNIQUE,
+        organization_id text NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        channel_id text NOT NULL REFERENCES notification_channels(id) ON DELETE CASCADE,
+        event text NOT NULL,
+        content_json text NOT NULL,
+        state text NOT NULL CHECK (state IN ('pending', 'sending', 'done', 'unknown')),
+        attempt integer NOT NULL,
+        next_attempt timestamptz NOT NULL,
+        claimed_by text,
+        lease_until timestamptz,
+        started_at timestamptz,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE INDEX notification_outbox_due ON notification_outbox (state, next_attempt);
+`;
+
 export const SERVICE_MIGRATIONS: MigrationList = {
   store: 'API',
   migrations: [
@@ -504,6 +551,11 @@ export const SERVICE_MIGRATIONS: MigrationList = {
       version: 3,
       description: 'check claims (each check claimed once across processes) and rate-limit windows shared by processes',
       scripts: { sqlite: V3_SQLITE, postgres: V3_POSTGRES },
+    },
+    {
+      version: 4,
+      description: 'notification outbox: each (event, channel) queued once, claimed by one sender with a lease',
+      scripts: { sqlite: V4_SQLITE, postgres: V4_POSTGRES },
     },
   ],
 };

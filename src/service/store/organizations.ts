@@ -66,6 +66,15 @@ export class OrganizationRepository {
     this.db = db;
   }
 
+  /**
+   * Locks the organization's row until the transaction ends (a write that changes nothing): a
+   * count-then-insert under a per-organization limit, done after it, is one at a time per
+   * organization across processes under READ COMMITTED. False when there is no such organization.
+   */
+  async lock(id: string): Promise<boolean> {
+    return (await this.db.run('UPDATE organizations SET name = name WHERE id = ?', id)).changes > 0;
+  }
+
   async count(): Promise<number> {
     const row = await this.db.get('SELECT COUNT(*) AS n FROM organizations');
     return row ? int(row, 'n') : 0;

@@ -11,6 +11,7 @@ import { IncidentRepository } from './incidents.ts';
 import { MaintenanceRepository } from './maintenance.ts';
 import { SERVICE_MIGRATIONS, SERVICE_SCHEMA } from './migrations.ts';
 import { MonitorRepository } from './monitors.ts';
+import { NotificationOutboxRepository } from './notification-outbox.ts';
 import { NotificationChannelRepository } from './notifications.ts';
 import { DemoMetaRepository, OrganizationRepository } from './organizations.ts';
 import { RateLimitWindowRepository } from './rate-limit-windows.ts';
@@ -31,6 +32,7 @@ export class Repositories {
   readonly maintenance: MaintenanceRepository;
   readonly notifications: NotificationChannelRepository;
   readonly deliveries: DeliveryRepository;
+  readonly notificationOutbox: NotificationOutboxRepository;
   readonly autoIncidents: AutoIncidentRepository;
   readonly demoTargets: DemoTargetRepository;
   readonly healthCounts: HealthCountRepository;
@@ -47,6 +49,7 @@ export class Repositories {
     this.maintenance = new MaintenanceRepository(sql);
     this.notifications = new NotificationChannelRepository(sql);
     this.deliveries = new DeliveryRepository(sql);
+    this.notificationOutbox = new NotificationOutboxRepository(sql);
     this.autoIncidents = new AutoIncidentRepository(sql);
     this.demoTargets = new DemoTargetRepository(sql);
     this.healthCounts = new HealthCountRepository(sql);

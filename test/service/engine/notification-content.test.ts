@@ -8,7 +8,7 @@ const down: ServiceEvent = {
   type: 'onMonitorDown',
   at: '2030-01-01T00:00:00.000Z',
   monitor: { id: 'mon_1', name: 'Payments <API> & co', type: 'http' },
-  check: { region: 'us', latency: 812, statusCode: 503, error: 'expected status code eq 200, got 503', checkedAt: '2030-01-01T00:00:00.000Z' },
+  check: { id: 'chk_1', region: 'us', latency: 812, statusCode: 503, error: 'expected status code eq 200, got 503', checkedAt: '2030-01-01T00:00:00.000Z' },
   consecutiveFailures: 2,
 };
 
@@ -30,7 +30,7 @@ describe('notification content', () => {
         {
           type: 'onIncidentUpdated',
           at: '2030-01-01T00:00:00.000Z',
-          incident: { id: 'inc_1', title: 'Slow\r\nAPI', status: 'identified', severity: 'major', message: 'Rolling back.', monitors: ['API', 'Web'] },
+          incident: { id: 'inc_1', updateId: 'upd_1', title: 'Slow\r\nAPI', status: 'identified', severity: 'major', message: 'Rolling back.', monitors: ['API', 'Web'] },
           automatic: false,
         },
         'Acme',

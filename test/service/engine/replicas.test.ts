@@ -98,6 +98,24 @@ describe.runIf(DIALECTS.includes('postgres'))('two embedded APIs on one PostgreS
     expect((await new Client(second.url, apiKey).get('/monitors')).status).toBe(200);
   }, 60_000);
 
+  it('holds the 50-monitor limit of an organization when both create its last monitors at once', async () => {
+    const shared = place();
+    const clock = new ManualClock();
+    const quiet = { scheduler: false, notifications: { deliver: false } };
+    const first = await start(shared, clock, quiet);
+    const second = await start(shared, clock, quiet);
+    const { organizationId, apiKey } = await createOrganization(first.store, { name: 'Almost full', plan: 'pro' });
+    for (let index = 0; index < 48; index++) {
+      await first.store.monitors.insert(organizationId, { name: `m${index}`, type: 'http', url: 'https://example.com/', interval: 60, timeout: 10, method: 'GET', headers: {}, regions: ['eu'], autoIncidents: false, rules: [] }, new Date());
+    }
+    const clients = [new Client(first.url, apiKey), new Client(second.url, apiKey)];
+    const statuses = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => clients[index % 2]?.post('/monitors', { name: `race ${index}`, type: 'http', url: 'https://example.com/' }).then((response) => response.status)),
+    );
+    expect(statuses.filter((status) => status === 201)).toHaveLength(2);
+    expect(await first.store.monitors.count(organizationId)).toBe(50);
+  }, 60_000);
+
   it('opens one automatic incident when both record a monitor going down at once', async () => {
     const location: StoreLocation = dialects.location('postgres');
     const one = await Store.open(location);
