@@ -47,7 +47,8 @@ const STORES: readonly MigratedStore[] = [
 
 /**
  * The stores `--from-sqlite` copies, each recognized in a SQLite file by a table only it has: the
- * subscribers' (SUBSCRIBERS_DB) and the embedded API's (DATABASE_PATH, schema `service`).
+ * subscribers' (SUBSCRIBERS_DB) and the embedded API's (DATABASE_PATH, schema `service`); the first
+ * is the default.
  */
 const COPIED_STORES: readonly { migrations: MigrationList; schema: string; marker: string }[] = [
   { migrations: SUBSCRIBER_MIGRATIONS, schema: SUBSCRIBER_MIGRATIONS.store, marker: 'subscribers' },
@@ -77,8 +78,8 @@ async function copyFromSqlite(file: string, databaseUrl: string | undefined, out
   const source = new SqliteDatabase(file);
   try {
     const tables = new Set((await source.all("SELECT name FROM sqlite_master WHERE type = 'table'")).map((row) => String(row.name)));
-    const copied = COPIED_STORES.find((store) => tables.has(store.marker));
-    if (!copied) throw new StoreCopyError(`--from-sqlite: ${file} is neither the subscribers' store nor the embedded API's`);
+    // A file of neither (or an old subscribers' file without its table yet) is the subscribers' store, refused by its version.
+    const copied = COPIED_STORES.find((store) => tables.has(store.marker)) ?? COPIED_STORES[0]!;
     await checkSourceVersion(source, copied.migrations);
     const target = await openDatabase({ dialect: 'postgres', url: databaseUrl, schema: copied.schema }, copied.schema);
     try {

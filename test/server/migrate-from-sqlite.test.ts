@@ -106,14 +106,6 @@ describe.runIf(DIALECTS.includes('postgres'))('--from-sqlite with the embedded A
     }
   });
 
-  it('refuses a SQLite file that is neither store, writing nothing', async () => {
-    const file = join(dir, 'stranger.db');
-    const stranger = new SqliteDatabase(file);
-    await stranger.run('CREATE TABLE t (x INTEGER)');
-    await stranger.close();
-    const result = await run({ DATABASE_URL: await emptyDatabase() }, ['--from-sqlite', file]);
-    expect(result).toEqual({ code: 1, out: [], err: [`porchlight migrate: --from-sqlite: ${file} is neither the subscribers' store nor the embedded API's`] });
-  });
 });
 
 describe('--from-sqlite arguments', () => {
