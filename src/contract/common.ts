@@ -64,6 +64,7 @@ export const ERROR_CODES = [
   'payload_too_large',
   'rate_limited',
   'internal_error',
+  'service_unavailable',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -67,6 +67,7 @@ const ERROR_TEXT: Record<number, string> = {
   415: 'unsupported_media_type: a body without Content-Type: application/json',
   429: 'rate_limited: over the key\'s rate limit',
   500: 'internal_error',
+  503: 'service_unavailable: the store (PostgreSQL) cannot be used right now; nothing was kept, retry after Retry-After',
 };
 
 interface Endpoint {
@@ -80,7 +81,7 @@ interface Endpoint {
   body?: Input;
   /** 200/201 with `{ data }` of a resource, `{ data, pagination }` of a list, or 204. */
   success: { status: 200 | 201; item: Resource; list?: boolean } | { status: 204 };
-  /** Besides 401, 429 and 500, which every keyed endpoint can answer. */
+  /** Besides 401, 429, 500 and 503, which every keyed endpoint can answer. */
   errors: number[];
   /** No key needed (health, this document). */
   open?: boolean;
@@ -139,7 +140,7 @@ function successResponse(endpoint: Endpoint) {
 }
 
 function operation(endpoint: Endpoint) {
-  const errors = endpoint.open ? [] : [...new Set([...endpoint.errors, 401, 429, 500])].sort((a, b) => a - b);
+  const errors = endpoint.open ? [] : [...new Set([...endpoint.errors, 401, 429, 500, 503])].sort((a, b) => a - b);
   const parameters = [...(endpoint.path.includes('{id}') ? [idParameter] : []), ...(endpoint.query ? queryParameters(endpoint.query) : [])];
   return {
     operationId: endpoint.operationId,
@@ -162,6 +163,7 @@ const RATE_HEADER_TEXT: Record<(typeof RATE_HEADERS)[number], [string, JsonSchem
 function errorResponse(status: number, limits: DocumentLimits) {
   const headers: Record<string, unknown> = {};
   if (status === 429) headers['Retry-After'] = { description: 'Seconds until the window ends (at least 1)', schema: { type: 'integer', minimum: 1 } };
+  if (status === 503) headers['Retry-After'] = { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } };
   if (status === 401) headers['WWW-Authenticate'] = { description: 'Bearer challenge', schema: { type: 'string' } };
   return { description: errorText(status, limits), ...(Object.keys(headers).length > 0 ? { headers } : {}), content: json(ref('Error')) };
 }
@@ -209,7 +211,7 @@ export function openApiDocument(version: string = API_VERSION, limits: DocumentL
       responses: { '200': { description: 'The OpenAPI 3.1 document', content: json({ type: 'object' }) } },
     },
   };
-  const statuses = [...new Set(ENDPOINTS.flatMap((endpoint) => [...endpoint.errors, 401, 429, 500]))].sort((a, b) => a - b);
+  const statuses = [...new Set(ENDPOINTS.flatMap((endpoint) => [...endpoint.errors, 401, 429, 500, 503]))].sort((a, b) => a - b);
   return {
     openapi: '3.1.0',
     info: {

@@ -13,7 +13,7 @@ import { SqliteDatabase } from '../store/sqlite.ts';
 import { StoreConnectError, StoreVersionError } from '../store/errors.ts';
 import { describeLocation, openDatabase, storeLocation, type StoreLocation } from '../store/location.ts';
 import { migrate, type MigrationList } from '../store/migrations.ts';
-import { SERVICE_MIGRATIONS } from '../service/store/migrations.ts';
+import { SERVICE_MIGRATIONS, SERVICE_SCHEMA } from '../service/store/migrations.ts';
 import { serviceLocation } from '../service/store/store.ts';
 import { SUBSCRIBER_MIGRATIONS } from '../subscribers/migrations.ts';
 import { SITE_MIGRATIONS } from './fanout/site-store.ts';
@@ -49,19 +49,31 @@ const STORES: readonly MigratedStore[] = [
   { migrations: SERVICE_MIGRATIONS, location: (config) => serviceLocation(config.launcher.DATABASE_URL, config.launcher.DATABASE_PATH) },
 ];
 
-/** The store `--from-sqlite` copies: the only one of Porchlight's own data that has a SQLite file today. */
-const COPIED_STORE = SUBSCRIBER_MIGRATIONS;
+/**
+ * The stores `--from-sqlite` copies, each recognized in a SQLite file by a table only it has: the
+ * subscribers' (SUBSCRIBERS_DB) and the embedded API's (DATABASE_PATH, schema `service`); the first
+ * is the default.
+ */
+const COPIED_STORES: readonly { migrations: MigrationList; schema: string; marker: string }[] = [
+  { migrations: SUBSCRIBER_MIGRATIONS, schema: SUBSCRIBER_MIGRATIONS.store, marker: 'subscribers' },
+  { migrations: SERVICE_MIGRATIONS, schema: SERVICE_SCHEMA, marker: 'monitors' },
+];
+const USAGE = 'usage: npm run migrate [-- --from-sqlite FILE [--from-sqlite FILE]]';
 
-/** `--from-sqlite FILE`, or nothing; anything else is a usage error. */
-export function parseMigrateArgs(args: readonly string[]): { fromSqlite: string | null } {
-  if (args.length === 0) return { fromSqlite: null };
-  if (args[0] === '--from-sqlite' && args.length === 2 && args[1] && !args[1].startsWith('-')) return { fromSqlite: args[1] };
-  throw new ConfigError('usage: npm run migrate [-- --from-sqlite FILE]');
+/** `--from-sqlite FILE`, once per file (the subscribers' and the embedded API's), or nothing; anything else is a usage error. */
+export function parseMigrateArgs(args: readonly string[]): { fromSqlite: string[] } {
+  const files: string[] = [];
+  for (let index = 0; index < args.length; index += 2) {
+    const file = args[index + 1];
+    if (args[index] !== '--from-sqlite' || !file || file.startsWith('-')) throw new ConfigError(USAGE);
+    files.push(file);
+  }
+  return { fromSqlite: files };
 }
 
 /**
- * `--from-sqlite FILE`: the subscribers' store in FILE (SQLite, at this code's schema version)
- * copied whole into the empty one at DATABASE_URL (see store/copy-store.ts).
+ * `--from-sqlite FILE`: the store in FILE (SQLite, at this code's schema version; which store,
+ * from its tables) copied whole into the empty one at DATABASE_URL (see store/copy-store.ts).
  */
 async function copyFromSqlite(file: string, databaseUrl: string | undefined, out: (line: string) => void): Promise<void> {
   if (!databaseUrl) throw new ConfigError('--from-sqlite copies into PostgreSQL: set DATABASE_URL');
@@ -69,12 +81,15 @@ async function copyFromSqlite(file: string, databaseUrl: string | undefined, out
   if (!existsSync(file)) throw new ConfigError(`--from-sqlite: no file ${file}`);
   const source = new SqliteDatabase(file);
   try {
-    await checkSourceVersion(source, COPIED_STORE);
-    const target = await openDatabase({ dialect: 'postgres', url: databaseUrl }, COPIED_STORE.store);
+    const tables = new Set((await source.all("SELECT name FROM sqlite_master WHERE type = 'table'")).map((row) => String(row.name)));
+    // A file of neither (or an old subscribers' file without its table yet) is the subscribers' store, refused by its version.
+    const copied = COPIED_STORES.find((store) => tables.has(store.marker)) ?? COPIED_STORES[0]!;
+    await checkSourceVersion(source, copied.migrations);
+    const target = await openDatabase({ dialect: 'postgres', url: databaseUrl, schema: copied.schema }, copied.schema);
     try {
-      const copied = await copyStore(source, target, COPIED_STORE);
-      const total = copied.reduce((sum, table) => sum + table.rows, 0);
-      out(`${COPIED_STORE.store}: copied ${total} rows from ${file} into PostgreSQL (DATABASE_URL): ${copied.map((table) => `${table.table} ${table.rows}`).join(', ')}`);
+      const rows = await copyStore(source, target, copied.migrations);
+      const total = rows.reduce((sum, table) => sum + table.rows, 0);
+      out(`${copied.migrations.store}: copied ${total} rows from ${file} into PostgreSQL (DATABASE_URL): ${rows.map((table) => `${table.table} ${table.rows}`).join(', ')}`);
     } finally {
       await target.close();
     }
@@ -88,8 +103,8 @@ export async function runMigrate(env: NodeJS.ProcessEnv, out: (line: string) => 
   try {
     const { fromSqlite } = parseMigrateArgs(args);
     const config = loadLauncherConfig(env);
-    if (fromSqlite !== null) {
-      await copyFromSqlite(fromSqlite, config.launcher.DATABASE_URL, out);
+    for (const file of fromSqlite) {
+      await copyFromSqlite(file, config.launcher.DATABASE_URL, out);
       // The other stores are migrated as usual below (the copied one is found up to date).
     }
     for (const store of STORES) {

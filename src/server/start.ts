@@ -193,7 +193,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   });
   const { HOST, PORT, METRICS_PORT, PAGE_CACHE_SECONDS, PUSH_UPDATES, PUSH_TOKEN } = config.launcher;
 
-  const plan = planPush({ enabled: PUSH_UPDATES, embedded: embedded !== null, publicUrl: config.site.SITE_PUBLIC_URL ?? null });
+  const plan = planPush({ enabled: PUSH_UPDATES, embedded: embedded !== null, publicUrl: config.site.SITE_PUBLIC_URL ?? null, shared: config.launcher.DATABASE_URL !== undefined });
   const frontLog = createLogger('front');
 
   // The site shows the form, and tells its snapshots, only when subscriptions run. With

@@ -88,7 +88,9 @@ export async function copyStore(source: Database, target: Database, list: Migrat
           const batch = rows.slice(start, start + BATCH_ROWS);
           const one = `(${columns.map(() => '?').join(', ')})`;
           const params: SqlParam[] = batch.flatMap((row) => columns.map((column) => row[column.name] ?? null));
-          await tx.run(`INSERT INTO ${quote(table)} (${names}) VALUES ${batch.map(() => one).join(', ')}`, ...params);
+          // The copied ids are kept, also in a GENERATED ALWAYS identity (the API's "rowid" of SQLite's implicit column).
+          const overriding = columns.some((column) => column.identity) ? ' OVERRIDING SYSTEM VALUE' : '';
+          await tx.run(`INSERT INTO ${quote(table)} (${names})${overriding} VALUES ${batch.map(() => one).join(', ')}`, ...params);
         }
         for (const column of columns.filter((candidate) => candidate.identity)) {
           // The next generated id follows the highest one copied.

@@ -39,7 +39,7 @@ describe('OpenAPI document', () => {
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     const list = document.paths['/api/v1/monitors']?.get as { parameters: { name: string; schema: { maximum: number; default: number } }[]; responses: Record<string, unknown> };
     expect(list.parameters.map((parameter) => [parameter.name, parameter.schema.default])).toEqual([['limit', 20], ['offset', 0]]);
-    expect(Object.keys(list.responses)).toEqual(['200', '400', '401', '429', '500']);
+    expect(Object.keys(list.responses)).toEqual(['200', '400', '401', '429', '500', '503']);
     expect(document.components.responses.Error429?.headers).toHaveProperty('Retry-After');
     expect(document.components.schemas.CreateIncident).toMatchObject({ required: ['monitorIds', 'title', 'message'] });
   });

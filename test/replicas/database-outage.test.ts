@@ -1,14 +1,15 @@
 /**
  * PostgreSQL stopped for 30 s (`pg_ctl stop -m fast`, then started again on the same port) under
- * two replicas behind nginx: every page is still served, the subscription form answers 503 with
- * Retry-After and a clear message (no 500, no hang, no stack trace) and keeps nothing; an incident
- * created during the outage is mailed once to every subscriber after the database returns, and
- * the form works again, all without restarting Porchlight.
+ * two `npm start` replicas (each with its embedded API) behind nginx: every page is still served,
+ * the subscription form and an API write (POST /incidents through the API's nginx) answer 503 with
+ * Retry-After and a clear message (no 500, no hang, no stack trace) and keep nothing; after the
+ * database returns, without restarting Porchlight, the API takes the incident, it is mailed once
+ * to every subscriber, checks are recorded again and the form works again.
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replicaTestsRun, startReplicaSet, steadyLoad, until, type ReplicaSet } from '../support/replicas.ts';
-import { createIncident, demoPage, mailsAbout, postForm, seedSubscribers } from './support.ts';
+import { apiWrite, checksSince, demoPage, incidentsTitled, mailsAbout, postForm, seedSubscribers } from './support.ts';
 
 const SUBSCRIBERS = 20;
 const OUTAGE_MS = Number(process.env.OUTAGE_MS ?? 30_000);
@@ -37,8 +38,15 @@ describe.runIf(replicaTestsRun())('PostgreSQL stopped for 30 s under two replica
       await until(() => load.tally.ok >= 20, 'the load to run');
       set.postgres.stopServer();
       const stoppedAt = Date.now();
-      // News while the database is away: the replicas see it (the API is up) but cannot record it yet.
-      await createIncident(set.api, page.monitorId, 'Database outage drill');
+      const incident = { monitorIds: [page.monitorId], title: 'Database outage drill', message: 'Investigating.', severity: 'minor' };
+      // The API refuses the write clearly, and keeps nothing of it.
+      const apiStarted = Date.now();
+      const apiRefused = await apiWrite(set.api, 'POST', '/incidents', { ...incident, title: 'Refused during the outage' });
+      expect(Date.now() - apiStarted).toBeLessThan(15_000);
+      expect(apiRefused.status, apiRefused.body).toBe(503);
+      expect(Number(apiRefused.retryAfter)).toBeGreaterThan(0);
+      expect(JSON.parse(apiRefused.body)).toMatchObject({ error: { code: 'service_unavailable', message: expect.stringContaining('nothing was saved') } });
+      expect(apiRefused.body).not.toMatch(/\bat \S+ \(|Error:|ECONN|postgres/i);
 
       const started = Date.now();
       const refused = await postForm(set.url, 'newcomer@example.com');
@@ -56,6 +64,17 @@ describe.runIf(replicaTestsRun())('PostgreSQL stopped for 30 s under two replica
       if (stillDown > 0) await new Promise((resolve) => setTimeout(resolve, stillDown));
       expect(set.smtp.mails).toHaveLength(0);
       set.postgres.startServer();
+      const backAt = new Date().toISOString();
+      // The API takes writes again without a restart (503 with Retry-After until its pool reconnects).
+      await until(async () => {
+        const answer = await apiWrite(set.api, 'POST', '/incidents', incident);
+        if (answer.status !== 201) expect(answer.status, answer.body).toBe(503);
+        return answer.status === 201;
+      }, 'the API to take the incident', 30_000);
+      console.log(`the API took a write ${((Date.now() - Date.parse(backAt)) / 1000).toFixed(1)} s after PostgreSQL returned`);
+      // Checks resume on their own (the demo's 30 s monitors are due within an interval).
+      await until(async () => (await checksSince(set.databaseUrl, backAt)) > 0, 'checks to resume', 60_000);
+      expect(await incidentsTitled(set.databaseUrl, 'Refused during the outage')).toBe(0);
 
       // Mailed once each after the return, without a restart.
       await until(() => mailsAbout(set.smtp.mails, 'Database outage drill').size >= SUBSCRIBERS, 'the waiting mails', 90_000);

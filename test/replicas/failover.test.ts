@@ -2,14 +2,15 @@
  * A PostgreSQL hot standby (`pg_basebackup -R`) beside the primary, two replicas behind nginx with
  * a multi-host DATABASE_URL (`target_session_attrs=read-write`); the primary killed with SIGKILL
  * and the standby promoted (`pg_ctl promote`, as an operator or a fail-over manager would):
- * Porchlight takes a subscription again within 10 s, on its own, answering 503 with Retry-After
- * (never a 500) meanwhile, and the subscription is on the new primary.
+ * Porchlight takes a subscription and an API write (POST /incidents through the API's nginx) again
+ * within 10 s, on its own, answering 503 with Retry-After (never a 500) meanwhile, and the
+ * subscription is on the new primary.
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostgresCluster } from '../support/postgres.ts';
 import { replicaTestsRun, startReplicaSet, until, type ReplicaSet } from '../support/replicas.ts';
-import { postForm } from './support.ts';
+import { apiWrite, demoPage, postForm } from './support.ts';
 
 const WRITES_AGAIN_WITHIN_MS = 10_000;
 
@@ -27,7 +28,8 @@ describe.runIf(replicaTestsRun())('the primary lost, the standby promoted', () =
   }, 120_000);
   afterAll(async () => set?.close(), 60_000);
 
-  it('takes a subscription again within 10 s of the promotion, unattended', async () => {
+  it('takes a subscription and an API write again within 10 s of the promotion, unattended', async () => {
+    const page = await demoPage(set.api);
     await until(async () => (await postForm(set.url, 'before@example.com')).status === 200, 'a first subscription', 30_000);
     // Replication is asynchronous: a primary killed before its last commit reached the standby
     // loses it (docs/storage.md). That is PostgreSQL's promise, not under test: wait for the replay.
@@ -59,6 +61,19 @@ describe.runIf(replicaTestsRun())('the primary lost, the standby promoted', () =
     expect(answers.at(-1)).toBe(200);
     expect(tookMs).toBeLessThan(WRITES_AGAIN_WITHIN_MS);
     console.log(`writes again ${tookMs} ms after the promotion (answers meanwhile: ${answers.join(' ')}); the first 503 took ${meanwhileMs} ms`);
+    // The embedded APIs write again too (their pools find the new primary the same way).
+    const incident = { monitorIds: [page.monitorId], title: 'After the promotion', message: 'Investigating.', severity: 'minor' };
+    for (;;) {
+      const answer = await apiWrite(set.api, 'POST', '/incidents', incident);
+      if (answer.status === 201) break;
+      expect(answer.status, answer.body).toBe(503);
+      expect(answer.retryAfter, answer.body).not.toBeNull();
+      if (Date.now() - promotedAt > WRITES_AGAIN_WITHIN_MS + 20_000) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const apiTookMs = Date.now() - promotedAt;
+    console.log(`the API writes again ${apiTookMs} ms after the promotion`);
+    expect(apiTookMs).toBeLessThan(WRITES_AGAIN_WITHIN_MS);
     expect((await onStandby(['before@example.com', address])).sort()).toEqual([address, 'before@example.com'].sort());
   }, 180_000);
 

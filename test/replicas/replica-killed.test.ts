@@ -1,13 +1,18 @@
 /**
- * Three site replicas behind nginx on one PostgreSQL, under a steady load of the status page and
- * its JSON through the balancer; one replica killed with SIGKILL in the middle of an incident's
- * fan-out: no request fails at the balancer, the other replicas go on mailing, and no address is
- * mailed twice (counted at a real SMTP server). Real processes on loopback (test/support/replicas.ts).
+ * Three `npm start` replicas (each with its embedded API) behind nginx on one PostgreSQL, under a
+ * steady load of the status page and its JSON through the balancer; one replica killed with
+ * SIGKILL in the middle of an incident's fan-out: no request fails at the balancer, the other
+ * replicas go on mailing, no address is mailed twice (counted at a real SMTP server), the checks
+ * the killed one had claimed are run by the others within an interval, and the API (through its
+ * own nginx) takes writes. Real processes on loopback (test/support/replicas.ts).
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replicaTestsRun, startReplicaSet, steadyLoad, until, type ReplicaSet } from '../support/replicas.ts';
-import { createIncident, demoPage, mailsAbout, seedSubscribers } from './support.ts';
+import { apiWrite, checkClaims, createIncident, demoPage, heldBy, mailsAbout, seedSubscribers } from './support.ts';
+
+/** The checks the test follows across the kill: the short ones (the demo's 30 s monitors). */
+const SHORT_INTERVAL_SECONDS = 60;
 
 const SUBSCRIBERS = 240;
 
@@ -41,8 +46,22 @@ describe.runIf(replicaTestsRun())('three replicas, one killed with SIGKILL under
       // Every replica sends its share (each row claimed by one): the one killed is one of them.
       await until(async () => (await senders()) === 3, 'all three replicas to send', 30_000);
       const victim = set.replicas[1]!;
+      const pid = victim.child.pid!;
+      // Every replica's scheduler claims checks; wait until the victim holds some short ones.
+      await until(async () => (await checkClaims(set.databaseUrl)).some((claim) => heldBy(claim, pid) && claim.intervalSeconds <= SHORT_INTERVAL_SECONDS), 'the victim to hold a check', 60_000);
       await victim.kill();
+      const killedAt = Date.now();
       const atKill = set.smtp.mails.length;
+      const orphaned = (await checkClaims(set.databaseUrl)).filter((claim) => heldBy(claim, pid) && claim.intervalSeconds <= SHORT_INTERVAL_SECONDS);
+      const longest = Math.max(...orphaned.map((claim) => claim.intervalSeconds));
+      // Its checks go on elsewhere within one interval (a claim left behind is due at its next_at).
+      const takenOver = until(async () => {
+        const now = await checkClaims(set.databaseUrl);
+        return orphaned.every((lost) => now.some((claim) => claim.key === lost.key && !heldBy(claim, pid)));
+      }, 'the killed replica\'s checks to run elsewhere', (longest + 30) * 1000).then(() => Date.now() - killedAt);
+      // The API goes on taking writes through its balancer (nginx passes a refused connection on).
+      const written = await apiWrite(set.api, 'POST', '/incidents', { monitorIds: [page.monitorId], title: 'After the kill', message: 'Investigating.', severity: 'minor' });
+      expect(written.status, written.body).toBe(201);
       expect(atKill).toBeLessThan(SUBSCRIBERS);
       // The survivors go on; the dead one's claims (at most a batch of 4) wait for their lease.
       await until(() => set.smtp.mails.length >= SUBSCRIBERS - 4, 'the survivors to mail everyone else', 90_000);
@@ -53,6 +72,9 @@ describe.runIf(replicaTestsRun())('three replicas, one killed with SIGKILL under
       expect([...counts.values()].filter((count) => count > 1)).toEqual([]);
       expect(counts.size).toBeGreaterThanOrEqual(SUBSCRIBERS - 4);
       expect(set.smtp.mails.length).toBeGreaterThan(atKill);
+      const takeoverMs = await takenOver;
+      console.log(`the killed replica's ${orphaned.length} checks ran elsewhere ${(takeoverMs / 1000).toFixed(1)} s after the kill (interval ${longest} s)`);
+      expect(takeoverMs).toBeLessThan((longest + 15) * 1000);
     } finally {
       await load.stop();
     }

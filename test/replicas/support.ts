@@ -1,4 +1,5 @@
 /** What the replica fault tests share: the demo page, seeded subscribers, an incident, the form. */
+import postgres from 'postgres';
 import { createClient } from '../../src/api/index.ts';
 import { SubscriberStore } from '../../src/subscribers/store.ts';
 import type { ReceivedMail } from '../e2e/support/smtp-sink.ts';
@@ -60,4 +61,61 @@ export async function postForm(url: string, email: string): Promise<{ status: nu
     signal: AbortSignal.timeout(20_000),
   });
   return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text() };
+}
+
+/** A write to the API through its balancer, raw: the status, Retry-After and body as sent. */
+export async function apiWrite(api: { url: string; key: string }, method: 'POST' | 'PATCH', path: string, body: unknown): Promise<{ status: number; retryAfter: string | null; body: string }> {
+  const response = await fetch(`${api.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(20_000),
+  });
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text() };
+}
+
+export interface CheckClaim {
+  /** `monitorId region` */
+  key: string;
+  /** `host:pid:random` of the process whose scheduler claimed the check last (service/engine/scheduler.ts). */
+  claimedBy: string;
+  intervalSeconds: number;
+}
+
+/** Who holds each scheduled check now, from the shared store. */
+export async function checkClaims(databaseUrl: string): Promise<CheckClaim[]> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => undefined });
+  try {
+    const rows = await sql`SELECT c.monitor_id, c.region, c.claimed_by, m.interval_seconds FROM service.check_claims c JOIN service.monitors m ON m.id = c.monitor_id`;
+    return rows.map((row) => ({ key: `${row.monitor_id as string} ${row.region as string}`, claimedBy: row.claimed_by as string, intervalSeconds: Number(row.interval_seconds) }));
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+/** Whether a claim is held by the process with this pid. */
+export function heldBy(claim: CheckClaim, pid: number): boolean {
+  return claim.claimedBy.split(':').at(-2) === String(pid);
+}
+
+/** How many checks the shared store recorded after `sinceIso`. */
+export async function checksSince(databaseUrl: string, sinceIso: string): Promise<number> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => undefined });
+  try {
+    const [row] = await sql`SELECT COUNT(*)::int AS n FROM service.checks WHERE checked_at > ${sinceIso}`;
+    return Number(row?.n);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+/** The incidents of the shared store with this title. */
+export async function incidentsTitled(databaseUrl: string, title: string): Promise<number> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => undefined });
+  try {
+    const [row] = await sql`SELECT COUNT(*)::int AS n FROM service.incidents WHERE title = ${title}`;
+    return Number(row?.n);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
 }

@@ -16,6 +16,8 @@ import { latestVersion } from '../../src/store/migrations.ts';
 import { SqliteDatabase } from '../../src/store/sqlite.ts';
 import { SERVICE_MIGRATIONS } from '../../src/service/store/migrations.ts';
 import { CONSOLE_MIGRATIONS } from '../../src/console/migrations.ts';
+import { Store } from '../../src/service/store/store.ts';
+import { seedDemo } from '../../src/service/demo/seed.ts';
 import { SUBSCRIBER_MIGRATIONS } from '../../src/subscribers/migrations.ts';
 import { parseEmailAddress } from '../../src/subscribers/email-address.ts';
 import { SubscriberStore } from '../../src/subscribers/store.ts';
@@ -66,11 +68,53 @@ async function filledFile(name: string) {
   }
 }
 
+describe.runIf(DIALECTS.includes('postgres'))('--from-sqlite with the embedded API\'s store beside the subscribers\'', () => {
+  it('copies every organization, page, monitor, check, incident and delivery, and the subscribers, in one run', async () => {
+    const apiFile = join(dir, 'api.db');
+    const api = await Store.open(apiFile);
+    const { organizationId } = await seedDemo(api, new Date(T0));
+    await api.close();
+    const subscribersFile = (await filledFile('beside-api.db')).file;
+    const url = await emptyDatabase();
+    const result = await run({ DATABASE_URL: url }, ['--from-sqlite', subscribersFile, '--from-sqlite', apiFile]);
+    expect(result.err).toEqual([]);
+    expect(result.code).toBe(0);
+    expect(result.out[0]).toMatch(/^subscribers: copied \d+ rows /);
+    expect(result.out[1]).toMatch(new RegExp(`^API: copied \\d+ rows from ${apiFile} into PostgreSQL`));
+    // Every table, row for row (the demo seeds organizations, pages, monitors, checks, incidents...).
+    const source = new SqliteDatabase(apiFile);
+    const sql = postgres(url, { max: 1, onnotice: () => undefined });
+    try {
+      const tables = (await source.all("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('schema_migrations', 'sqlite_sequence')")).map((row) => String(row.name));
+      for (const table of ['organizations', 'status_pages', 'monitors', 'checks', 'incidents']) expect(tables).toContain(table);
+      for (const table of tables) {
+        const [here] = await source.all(`SELECT COUNT(*) AS n FROM "${table}"`);
+        const [there] = await sql.unsafe(`SELECT COUNT(*)::int AS n FROM service."${table}"`);
+        expect({ table, rows: Number(there?.n) }).toEqual({ table, rows: Number(here?.n) });
+      }
+      const [checks] = await sql`SELECT COUNT(*)::int AS n FROM service.checks`;
+      expect(Number(checks?.n)).toBeGreaterThan(0);
+    } finally {
+      await source.close();
+      await sql.end({ timeout: 5 });
+    }
+    // The copy opens as the API's store, with the demo organization's data.
+    const copied = await Store.open({ dialect: 'postgres', url, schema: 'service' });
+    try {
+      expect((await copied.db.all('SELECT id FROM organizations')).map((row) => row.id)).toContain(organizationId);
+    } finally {
+      await copied.close();
+    }
+  });
+
+});
+
 describe('--from-sqlite arguments', () => {
   it('takes one file, and nothing else', () => {
-    expect(parseMigrateArgs([])).toEqual({ fromSqlite: null });
-    expect(parseMigrateArgs(['--from-sqlite', 'a.db'])).toEqual({ fromSqlite: 'a.db' });
-    for (const args of [['--from-sqlite'], ['--from-sqlite', '--x'], ['--to', 'a.db'], ['--from-sqlite', 'a.db', 'b.db']]) expect(() => parseMigrateArgs(args)).toThrow('usage: npm run migrate [-- --from-sqlite FILE]');
+    expect(parseMigrateArgs([])).toEqual({ fromSqlite: [] });
+    expect(parseMigrateArgs(['--from-sqlite', 'a.db'])).toEqual({ fromSqlite: ['a.db'] });
+    expect(parseMigrateArgs(['--from-sqlite', 'a.db', '--from-sqlite', 'b.db'])).toEqual({ fromSqlite: ['a.db', 'b.db'] });
+    for (const args of [['--from-sqlite'], ['--from-sqlite', '--x'], ['--to', 'a.db'], ['--from-sqlite', 'a.db', 'b.db']]) expect(() => parseMigrateArgs(args)).toThrow('usage: npm run migrate [-- --from-sqlite FILE [--from-sqlite FILE]]');
   });
 
   it('needs DATABASE_URL, and a file that exists', async () => {

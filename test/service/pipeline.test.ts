@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { StoreUnavailableError } from '../../src/store/errors.ts';
 import { organizationSchema } from '../../src/contract/organization.ts';
 import { singleEnvelope } from '../../src/contract/common.ts';
 import { Client, dataOf, expectError, httpMonitor, idOf, ISO_UTC_MS, startTestService, useServiceDialects, type TestService } from './helpers.ts';
@@ -112,6 +113,24 @@ describe.each(DIALECTS)('request pipeline on %s', (dialect) => {
     expect(t.logs.some((line) => line.includes('internal error on GET') && line.includes('headers_json'))).toBe(true);
     expect(t.logs.join('\n')).not.toContain(t.orgA.apiKey);
     (await t.service.store.db.run('DELETE FROM monitors WHERE id = ?', id));
+  });
+
+  it('answers 503 with Retry-After and a clear message, no stack, while the store is unavailable', async () => {
+    const outage = new StoreUnavailableError('the PostgreSQL server cannot be reached (ECONNREFUSED)', 7);
+    const monitorId = idOf(await t.a.post('/monitors', httpMonitor()));
+    const transaction = vi.spyOn(t.service.store, 'transaction').mockRejectedValue(outage);
+    try {
+      const response = await t.a.post('/incidents', { title: 'During the outage', message: 'Investigating.', severity: 'minor', monitorIds: [monitorId] });
+      expectError(response, 503, 'service_unavailable');
+      expect(response.headers.get('retry-after')).toBe('7');
+      expect(response.text).toContain('nothing was saved');
+      expect(response.text).not.toMatch(/ECONNREFUSED|StoreUnavailableError|\bat \S+ \(/);
+      expect(t.logs.some((line) => line.includes('store unavailable on POST') && line.includes('/incidents'))).toBe(true);
+    } finally {
+      transaction.mockRestore();
+    }
+    expect((await t.a.get('/incidents')).json).toMatchObject({ pagination: { total: 0 } });
+    await t.a.delete(`/monitors/${monitorId}`);
   });
 });
 

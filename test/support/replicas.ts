@@ -10,9 +10,12 @@
  * Every start is bounded in time; `close()` stops everything (SIGKILL after a grace) and removes
  * the folders, also when a test failed half-way, and an exiting test process kills what is left.
  *
- * The embedded API does not run on PostgreSQL yet, so the replicas share one API process. Once it
- * does, set API_ON_POSTGRES to true: each replica is then a whole `npm start` (its embedded API
- * on DATABASE_URL) and no API process is started.
+ * With API_ON_POSTGRES (the default) each replica is a whole `npm start`: its embedded API on the
+ * same DATABASE_URL (schema `service`, each on an API_PORT of its own), the demo organization
+ * seeded once by the first, and a second nginx with the same block in front of the three APIs
+ * (`ReplicaSet.api.url`), as an operator would balance them. Push is on: the API's one channel
+ * posts to SITE_PUBLIC_URL (the balancer), and the replicas fan it out over LISTEN/NOTIFY.
+ * Set it to false to run the sites on one `npm run api` process instead.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -27,7 +30,7 @@ import { startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
 import { startPostgresCluster, type PostgresCluster } from './postgres.ts';
 
 /** The one line to change when the embedded API runs on PostgreSQL (see above). */
-export const API_ON_POSTGRES = false;
+export const API_ON_POSTGRES = true;
 
 const root = path.resolve(import.meta.dirname, '../..');
 const node = path.join(root, 'node_modules/.bin/node');
@@ -81,6 +84,8 @@ export interface SiteReplica {
   port: number;
   /** Its own address (the balancer's is ReplicaSet.url). */
   url: string;
+  /** Its embedded API's port (API_ON_POSTGRES), else null. */
+  apiPort: number | null;
   child: ChildProcess;
   /** Everything it logged (JSON lines). */
   lines: string[];
@@ -107,7 +112,7 @@ export interface ReplicaSet {
   postgres: PostgresCluster;
   /** The database's plain URL (one host), for the test's own connections. */
   databaseUrl: string;
-  /** The API (one process, or the first replica's embedded one once API_ON_POSTGRES). */
+  /** The API: one process, or (API_ON_POSTGRES) nginx in front of every replica's embedded API; the demo organization's key. */
   api: { url: string; key: string };
   smtp: SmtpSink;
   /** Starts one more replica in a slot (after a kill or stop), on its old port. */
@@ -165,10 +170,10 @@ http {
   throw new Error(`nginx did not start: ${errors.join('').trim()}`);
 }
 
-function startReplica(index: number, port: number, env: Record<string, string>, dir: string): Promise<SiteReplica> {
+function startReplica(index: number, port: number, apiPort: number | null, env: Record<string, string>, dir: string): Promise<SiteReplica> {
   const child = spawn(node, ['src/server/main.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, TZ: 'UTC', PORT: String(port), HOST: '127.0.0.1', CACHE_DIR: path.join(dir, `cache-${index}`), DATABASE_PATH: path.join(dir, `api-${index}.db`), ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TZ: 'UTC', PORT: String(port), HOST: '127.0.0.1', CACHE_DIR: path.join(dir, `cache-${index}`), DATABASE_PATH: path.join(dir, `api-${index}.db`), ...(apiPort === null ? {} : { API_PORT: String(apiPort) }), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   living.add(child);
@@ -177,6 +182,7 @@ function startReplica(index: number, port: number, env: Record<string, string>, 
     index,
     port,
     url: `http://127.0.0.1:${port}`,
+    apiPort,
     child,
     lines,
     kill: async () => {
@@ -232,6 +238,8 @@ export async function startReplicaSet(options: ReplicaSetOptions): Promise<Repli
     const balancerPort = await freePort();
     const ports: number[] = [];
     for (let index = 0; index < options.replicas; index += 1) ports.push(await freePort());
+    const apiPorts: (number | null)[] = [];
+    for (let index = 0; index < options.replicas; index += 1) apiPorts.push(api ? null : await freePort());
     const publicUrl = `http://127.0.0.1:${balancerPort}`;
     const env: Record<string, string> = {
       DATABASE_URL: options.databaseUrl ? await options.databaseUrl(cluster, databaseUrl) : databaseUrl,
@@ -241,15 +249,14 @@ export async function startReplicaSet(options: ReplicaSetOptions): Promise<Repli
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(smtp.port),
       SMTP_FROM: 'Status <status@example.com>',
-      // Polling only (every CACHE_FRESH_SECONDS): the faults under test are the store's and the
-      // balancer's, and each replica then sees an event within seconds on its own. The push
-      // fan-out between replicas (src/server/fanout/) has tests of its own. The shared PUSH_TOKEN
-      // is set all the same, as docs/scaling.md says every replica must share it.
-      PUSH_UPDATES: 'false',
+      // Push on only with the embedded APIs: their one channel posts to the balancer and the
+      // replicas fan it out (an external `npm run api` would need ALLOW_PRIVATE_TARGETS for that).
+      PUSH_UPDATES: api ? 'false' : 'true',
       CACHE_FRESH_SECONDS: String(options.freshSeconds ?? 2),
       HISTORY_BACKFILL_PAGES: '0',
       LOG_LEVEL: 'info',
-      ...(api ? { STATUS_API_URL: api.url, STATUS_API_KEY: api.key } : { SEED_DEMO: 'true' }),
+      // Rate limits of the API are not under test: three replicas reload every few seconds.
+      ...(api ? { STATUS_API_URL: api.url, STATUS_API_KEY: api.key } : { SEED_DEMO: 'true', RATE_LIMIT_FREE: '1000000', RATE_LIMIT_PRO: '1000000' }),
       ...options.env,
     };
     const replicas: SiteReplica[] = [];
@@ -260,8 +267,8 @@ export async function startReplicaSet(options: ReplicaSetOptions): Promise<Repli
     };
     cleanups.push(stopReplicas);
     // One first: it migrates the store; the others then find it done (they would wait on the lock anyway).
-    replicas.push(await startReplica(0, ports[0]!, env, dir));
-    const rest = await Promise.allSettled(ports.slice(1).map((port, offset) => startReplica(offset + 1, port, env, dir)));
+    replicas.push(await startReplica(0, ports[0]!, apiPorts[0]!, env, dir));
+    const rest = await Promise.allSettled(ports.slice(1).map((port, offset) => startReplica(offset + 1, port, apiPorts[offset + 1]!, env, dir)));
     for (const started of rest) if (started.status === 'fulfilled') replicas.push(started.value);
     const failed = rest.find((started) => started.status === 'rejected');
     if (failed) throw failed.reason;
@@ -269,7 +276,13 @@ export async function startReplicaSet(options: ReplicaSetOptions): Promise<Repli
     const balancer = await startBalancer(dir, balancerPort, ports);
     // Before the replicas: nginx must not outlive them for long, but must stop before the folder goes.
     cleanups.splice(1, 0, () => balancer.stop());
-    const apiInfo = api ? { url: api.url, key: api.key } : { url: '', key: '' };
+    let apiInfo = api ? { url: api.url, key: api.key } : { url: '', key: '' };
+    if (!api) {
+      const apiBalancerPort = await freePort();
+      const apiBalancer = await startBalancer(mkdtempSync(path.join(dir, 'nginx-api-')), apiBalancerPort, apiPorts as number[]);
+      cleanups.splice(1, 0, () => apiBalancer.stop());
+      apiInfo = { url: `http://127.0.0.1:${apiBalancerPort}/api/v1`, key: await demoApiKey(replicas[0]!) };
+    }
     return {
       url: publicUrl,
       replicas,
@@ -285,7 +298,7 @@ export async function startReplicaSet(options: ReplicaSetOptions): Promise<Repli
         return { url: `http://127.0.0.1:${port}`, stop: () => extra.stop() };
       },
       async restart(index) {
-        const replica = await startReplica(index, ports[index]!, env, dir);
+        const replica = await startReplica(index, ports[index]!, apiPorts[index]!, env, dir);
         replicas[index] = replica;
         return replica;
       },
@@ -295,6 +308,16 @@ export async function startReplicaSet(options: ReplicaSetOptions): Promise<Repli
     await close();
     throw error;
   }
+}
+
+/** The demo organization's API key, which the replica that seeded it logged (`demoApiKey`). */
+async function demoApiKey(replica: SiteReplica): Promise<string> {
+  const found = () => replica.lines.map((line) => /"demoApiKey":"([^"]+)"/.exec(line)?.[1]).find(Boolean);
+  // Logged just after the line that says it listens.
+  await until(() => found() !== undefined || replica.child.exitCode !== null, 'the demo API key in the log', 10_000).catch(() => undefined);
+  const key = found();
+  if (key) return key;
+  throw new Error(`replica ${replica.index} logged no demo API key:\n${replica.lines.slice(-20).join('\n')}`);
 }
 
 /** Polls `condition` every 100 ms until it holds, or fails naming `what` after `timeoutMs`. */

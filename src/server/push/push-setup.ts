@@ -17,11 +17,15 @@ export type PushPlan =
 
 /**
  * The embedded API posts over loopback; an external one needs SITE_PUBLIC_URL, the address at
- * which it can reach this site. Without it, freshness stays polling-only.
+ * which it can reach this site. Without it, freshness stays polling-only. Several replicas on one
+ * DATABASE_URL (`shared`) share one embedded API's store, so one channel: with SITE_PUBLIC_URL it
+ * points at the balancer, named after its host, and every replica keeps the same channel instead
+ * of taking it over with its own loopback address (a channel at a replica that dies would go
+ * silent). The push reaches one replica; the fan-out (server/fanout/) tells the others.
  */
-export function planPush(options: { enabled: boolean; embedded: boolean; publicUrl: string | null }): PushPlan {
+export function planPush(options: { enabled: boolean; embedded: boolean; publicUrl: string | null; shared?: boolean }): PushPlan {
   if (!options.enabled) return { on: false, reason: 'PUSH_UPDATES=false' };
-  if (options.embedded) return { on: true, publicUrl: null, name: pushChannelName(null) };
+  if (options.embedded && !(options.shared && options.publicUrl)) return { on: true, publicUrl: null, name: pushChannelName(null) };
   if (options.publicUrl) return { on: true, publicUrl: options.publicUrl, name: pushChannelName(options.publicUrl) };
   return { on: false, reason: 'SITE_PUBLIC_URL is not set, so the external API cannot reach this site: data freshness is polling-only' };
 }

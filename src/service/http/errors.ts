@@ -99,3 +99,15 @@ export class InternalError extends ApiError {
     super(500, 'internal_error', 'internal server error');
   }
 }
+
+/**
+ * The store cannot be used right now (PostgreSQL stopped, restarting, failing over): nothing of
+ * the request was kept, the client tries again after Retry-After. Never a 500, never a stack.
+ */
+export class ServiceUnavailableError extends ApiError {
+  constructor(retryAfterSeconds: number) {
+    super(503, 'service_unavailable', `the database is unavailable right now; nothing was saved, retry in ${retryAfterSeconds} s`, {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
+  }
+}

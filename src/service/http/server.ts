@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceDeps } from '../deps.ts';
 import { authenticate } from './auth.ts';
 import { ClientAbortError, readJsonBody } from './body.ts';
-import { ApiError, InternalError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, RateLimitedError } from './errors.ts';
+import { StoreUnavailableError } from '../../store/errors.ts';
+import { ApiError, InternalError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, RateLimitedError, ServiceUnavailableError } from './errors.ts';
 import { rateLimitHeaders, type ApiRateLimiter } from './rate-limit.ts';
 import { sendEmpty, sendError, sendJson } from './respond.ts';
 import { openApiBytes } from './openapi-route.ts';
@@ -96,6 +97,10 @@ export function createApiHandler(options: ApiHandlerOptions): (req: IncomingMess
       let apiError: ApiError;
       if (error instanceof ApiError) {
         apiError = error;
+      } else if (error instanceof StoreUnavailableError) {
+        // The store's outage is the client's "try again later", logged without a stack.
+        deps.log(`store unavailable on ${method} ${path}: ${error.message}`);
+        apiError = new ServiceUnavailableError(error.retryAfterSeconds);
       } else {
         // Details stay in the server log; the client only learns that something failed.
         deps.log(`internal error on ${method} ${path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

@@ -103,5 +103,9 @@ describe('when push is on', () => {
     expect(planPush({ enabled: true, embedded: false, publicUrl: 'https://status.example.com' })).toMatchObject({ on: true, publicUrl: 'https://status.example.com', name: 'Porchlight live updates (status.example.com)' });
     expect(planPush({ enabled: true, embedded: false, publicUrl: null })).toMatchObject({ on: false, reason: expect.stringMatching(/SITE_PUBLIC_URL.*polling-only/) });
     expect(planPush({ enabled: false, embedded: true, publicUrl: null })).toMatchObject({ on: false });
+    // Replicas on one DATABASE_URL keep one channel at the balancer, not each its own loopback one.
+    expect(planPush({ enabled: true, embedded: true, publicUrl: 'https://status.example.com', shared: true })).toMatchObject({ on: true, publicUrl: 'https://status.example.com', name: 'Porchlight live updates (status.example.com)' });
+    expect(planPush({ enabled: true, embedded: true, publicUrl: 'https://status.example.com', shared: false })).toMatchObject({ on: true, publicUrl: null });
+    expect(planPush({ enabled: true, embedded: true, publicUrl: null, shared: true })).toMatchObject({ on: true, publicUrl: null });
   });
 });
