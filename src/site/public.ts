@@ -40,3 +40,11 @@ export { escapeMarkup } from './lib/markup.ts';
 
 // Security headers, from the site's one table per kind of route.
 export { isolationHeaders } from './security/isolation.ts';
+
+// The theming preview (preview/): a draft over a page, the incident a preview shows, the request's
+// fields and language, the sandboxed document, and the answer's shape (the e-mail's preview is the subscribers').
+export { withDraft } from './preview/draft.ts';
+export { previewIncident } from './preview/preview-incident.ts';
+export { previewLocale, previewRequestSchema, type PreviewErrorCode } from './preview/preview-request.ts';
+export { mailPreviewDocument } from './preview/preview-document.ts';
+export type { PreviewResult } from './preview/preview-client.ts';

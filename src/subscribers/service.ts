@@ -9,7 +9,7 @@ import http from '../api/node-http.ts';
 import type { AddressInfo } from 'node:net';
 import type { SmtpSettings } from '../contract/smtp.ts';
 import type { StatusPage } from '../contract/index.ts';
-import { onSnapshot, type Snapshot, announcer, type Locale, DEFAULT_LANGUAGE_SETTINGS, pageLanguage, type LanguageSettings, translator, subscriptionText } from '../site/public.ts';
+import { onSnapshot, type Snapshot, announcer, type Locale, DEFAULT_LANGUAGE_SETTINGS, pageLanguage, type LanguageSettings, translator, subscriptionText, type PreviewResult } from '../site/public.ts';
 import { createLogger, reasonOf } from '../logging/logger.ts';
 import { EventFeed } from './event-feed.ts';
 import { confirmationMail } from './mail-view.ts';
@@ -29,6 +29,7 @@ import { EndpointSender } from './endpoint-sender.ts';
 import { endpointSender, type EndpointSend } from './endpoint-transport.ts';
 import { pausedMail } from './mail-view.ts';
 import { chooseLocale } from './subscriber-language.ts';
+import { mailPreview } from './mail-preview.ts';
 
 
 export interface SubscriptionOptions {
@@ -72,6 +73,8 @@ export interface WebhookOptions {
 
 export interface RunningSubscriptions {
   origin: string;
+  /** The theming preview of an event mail (mail-preview.ts) from the latest snapshot the site told. */
+  previewMail(request: unknown): PreviewResult;
   close(): Promise<void>;
 }
 
@@ -240,6 +243,7 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
 
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    previewMail: (request) => mailPreview(latest, request, { links: options.links, languages }),
     async close() {
       clearInterval(tick);
       closing = true;

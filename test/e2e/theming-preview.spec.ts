@@ -4,9 +4,14 @@
  * the console shows it: in a sandboxed frame (no allow-same-origin, no scripts) of a page on the
  * console's origin. The site thread answering previews is started here against the same API,
  * exactly as `npm start` starts it (src/server/start.ts), since only the launcher knows its
- * internal port; "the console" is a tiny server of this test that calls requestPreview().
+ * internal port; "the console" is a tiny server of this test that calls requestPreview(), and for
+ * the e-mail the subscriptions' previewMail() (src/subscribers/mail-preview.ts), the service
+ * started here too, hearing the site thread's snapshots as on its own thread.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import type { Frame, Page } from '@playwright/test';
@@ -16,27 +21,34 @@ import { startSiteThread } from '../../src/server/start.ts';
 import { siteConfigOf } from '../../src/site/running-config.ts';
 import { requestPreview } from '../../src/site/preview/preview-client.ts';
 import { PREVIEW_HEADER, PREVIEW_PATH, previewRequestSchema, type PreviewRequestInput } from '../../src/site/preview/preview-request.ts';
+import { mailPreviewRequestSchema, type MailPreviewRequestInput } from '../../src/subscribers/mail-preview.ts';
+import { startSubscriptions, type RunningSubscriptions } from '../../src/subscribers/service.ts';
 
 const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
 /** The draft's mark: a radius and an outline no theme has. */
 const DRAFT_CSS = ':root{--pl-radius:13px}.pl-banner{outline:7px solid rgb(1, 2, 3)}';
 
+/** What this console asks: a site template, or the e-mail (of the subscribers). */
+type Asked = PreviewRequestInput | (MailPreviewRequestInput & { template: 'email' });
+
 interface Console {
   url: string;
   /** The console page framing the preview of `request`, `width` px wide. */
-  framePath(request: PreviewRequestInput): string;
+  framePath(request: Asked): string;
   /** The preview document itself, as the console would serve it to the frame. */
-  previewPath(request: PreviewRequestInput): string;
+  previewPath(request: Asked): string;
   close(): Promise<void>;
 }
 
 /** "The console": a page with a sandboxed frame, and the frame's document from requestPreview(). */
-async function startConsole(siteOrigin: string): Promise<Console> {
-  const encode = (request: PreviewRequestInput) => encodeURIComponent(JSON.stringify(request));
+async function startConsole(siteOrigin: string, subscriptions: RunningSubscriptions): Promise<Console> {
+  const encode = (request: Asked) => encodeURIComponent(JSON.stringify(request));
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://console.test');
-    const parsed = previewRequestSchema.safeParse(JSON.parse(url.searchParams.get('r') ?? '{}'));
+    const body = JSON.parse(url.searchParams.get('r') ?? '{}') as { template?: string };
+    const email = body.template === 'email';
+    const parsed = email ? mailPreviewRequestSchema.safeParse(body) : previewRequestSchema.safeParse(body);
     if (!parsed.success || (url.pathname !== '/frame' && url.pathname !== '/preview')) {
       // The browser's own asks (favicon.ico) and anything else.
       response.writeHead(404, { 'content-type': 'text/plain' });
@@ -46,10 +58,11 @@ async function startConsole(siteOrigin: string): Promise<Console> {
     const asked = parsed.data;
     if (url.pathname === '/frame') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      response.end(`<!doctype html><html lang="en"><head><title>Theming</title></head><body><main><h1>Theming</h1><iframe id="preview" sandbox="" title="Preview" width="${asked.width}" height="800" src="/preview?r=${encode(asked)}"></iframe></main></body></html>`);
+      response.end(`<!doctype html><html lang="en"><head><title>Theming</title></head><body><main><h1>Theming</h1><iframe id="preview" sandbox="" title="Preview" width="${asked.width}" height="800" src="/preview?r=${encode(body as Asked)}"></iframe></main></body></html>`);
       return;
     }
-    void requestPreview(siteOrigin, asked).then((result) => {
+    const answer = email ? Promise.resolve(subscriptions.previewMail(asked)) : requestPreview(siteOrigin, previewRequestSchema.parse(body));
+    void answer.then((result) => {
       if (!result.ok) {
         response.writeHead(result.status, { 'content-type': 'text/plain; charset=utf-8' });
         response.end(result.message);
@@ -70,17 +83,29 @@ async function startConsole(siteOrigin: string): Promise<Console> {
 }
 
 let site: Awaited<ReturnType<typeof startSiteThread>> | null = null;
+let subscriptions: RunningSubscriptions | null = null;
 let consoleServer: Console | null = null;
+const storeDir = mkdtempSync(join(tmpdir(), 'porchlight-theming-preview-'));
 
 test.beforeAll(async ({ porchlight }) => {
   const config = loadLauncherConfig({ ...process.env, STATUS_API_URL: porchlight.apiUrl, STATUS_API_KEY: porchlight.apiKey, CACHE_FRESH_SECONDS: '1', PUSH_POLL_SECONDS: '1', TZ: 'UTC' });
-  site = await startSiteThread(siteConfigOf(config.site, config.languages, { api: { url: porchlight.apiUrl, key: porchlight.apiKey }, subscriptions: false, subscribeFormOrigin: null, audiences: null }));
-  consoleServer = await startConsole(site.origin);
+  // Before the site, as the launcher does, so that it hears the first snapshot; it mails nothing (no subscriber).
+  subscriptions = await startSubscriptions({
+    database: join(storeDir, 'subscribers.db'),
+    smtp: { host: '127.0.0.1', port: 9, secure: false, from: 'Status <status@example.com>' },
+    links: { origin: porchlight.siteUrl, configured: false },
+    languages: config.languages,
+    transport: { send: async () => ({ outcome: 'permanent' }), close: () => undefined },
+  });
+  site = await startSiteThread(siteConfigOf(config.site, config.languages, { api: { url: porchlight.apiUrl, key: porchlight.apiKey }, subscriptions: true, subscribeFormOrigin: null, audiences: null }));
+  consoleServer = await startConsole(site.origin, subscriptions);
 });
 
 test.afterAll(async () => {
   await consoleServer?.close();
   await site?.close();
+  await subscriptions?.close();
+  rmSync(storeDir, { recursive: true, force: true });
 });
 
 function consoleUrl(): Console {
@@ -88,7 +113,7 @@ function consoleUrl(): Console {
   return consoleServer;
 }
 
-async function previewFrame(page: Page, request: PreviewRequestInput): Promise<Frame> {
+async function previewFrame(page: Page, request: Asked): Promise<Frame> {
   await page.goto(`${consoleUrl().url}${consoleUrl().framePath(request)}`);
   const element = await page.locator('#preview').elementHandle();
   const frame = await element!.contentFrame();
@@ -125,6 +150,8 @@ test.describe('the theming preview', () => {
       expect(await frame.locator('style').last().textContent(), template).toContain('--pl-brand: #0b6e4f');
       expect(await frame.locator('style').last().textContent(), template).toContain('--pl-radius:13px');
     }
+    // The e-mail, from the subscribers (the site renders no mail): its snapshot arrives over the channel.
+    await expect.poll(() => subscriptions!.previewMail({ slug: 'acme' }).ok, { timeout: 20_000 }).toBe(true);
     const mail = await previewFrame(page, { slug: 'acme', template: 'email', draft });
     await expect(mail.locator('body')).toContainText('Acme Cloud Status');
     expect(await mail.locator('body > div > div').first().evaluate((bar) => getComputedStyle(bar).backgroundColor)).toBe('rgb(11, 110, 79)');
@@ -197,5 +224,8 @@ test.describe('the theming preview', () => {
     expect(missing).toEqual({ ok: false, status: 404, error: 'no-page', message: 'لا توجد صفحة حالة بهذا العنوان.' });
     const bad = await fetch(new URL(PREVIEW_PATH, site!.origin), { method: 'POST', headers: { 'content-type': 'application/json', [PREVIEW_HEADER]: '1' }, body: '{"slug":"acme","template":"admin"}' });
     expect(bad.status).toBe(400);
+    // The site renders no mail: the e-mail's preview is the subscribers'.
+    const mail = await fetch(new URL(PREVIEW_PATH, site!.origin), { method: 'POST', headers: { 'content-type': 'application/json', [PREVIEW_HEADER]: '1' }, body: '{"slug":"acme","template":"email"}' });
+    expect(mail.status).toBe(400);
   });
 });

@@ -2,7 +2,8 @@
  * The console's call for a preview: one POST to the site thread's internal origin (the address
  * the launcher gets when the site's thread is ready), answered with a complete HTML document for
  * a sandboxed frame, its Content-Security-Policy and the frame width asked for; or why there is
- * none, in the catalog language of the request.
+ * none, in the catalog language of the request. Every template but the e-mail: that one the console
+ * asks of the subscribers (src/subscribers/mail-preview.ts), whose mails it is.
  */
 import { PREVIEW_HEADER, PREVIEW_PATH, previewRequestSchema, type PreviewErrorCode, type PreviewRequestInput } from './preview-request.ts';
 

@@ -4,7 +4,9 @@
  * outside: the front server answers every method but GET, HEAD and OPTIONS with a 405 before
  * routing (only the subscription routes are relayed, to their own thread) and drops the header
  * from clients (view/internal-request.ts); the exporter only GETs. Pure: the site's middleware and
- * the console's client (preview-client.ts) share it.
+ * the console's client (preview-client.ts) share it. The e-mail template is not here: the mails are
+ * the subscribers', and so is their preview (src/subscribers/mail-preview.ts, same fields but
+ * `template` and `scheme`).
  */
 import { z } from 'zod';
 import { brandingDraftSchema } from './draft.ts';
@@ -16,7 +18,7 @@ export const PREVIEW_HEADER = PREVIEW_REQUEST_HEADER;
 /** A draft's CSS and HTML stay far below this (50 KB + 2 × 10 KB at most). */
 export const MAX_PREVIEW_BODY_BYTES = 256 * 1024;
 
-export const PREVIEW_TEMPLATES = ['status', 'incident', 'history', 'component', 'widget', 'email', 'card'] as const;
+export const PREVIEW_TEMPLATES = ['status', 'incident', 'history', 'component', 'widget', 'card'] as const;
 export type PreviewTemplate = (typeof PREVIEW_TEMPLATES)[number];
 
 /** light: the default theme in its light colours; dark: its dark colours; high-contrast: that theme, light. */
@@ -34,7 +36,7 @@ const id = z.string().min(1).max(200);
 export const previewRequestSchema = z.object({
   slug: z.string().min(1).max(64),
   template: z.enum(PREVIEW_TEMPLATES),
-  /** incident, email: which incident (default: the page's newest); component: which monitor (default: its first). */
+  /** incident: which incident (default: the page's newest); component: which monitor (default: its first). */
   incidentId: id.optional(),
   monitorId: id.optional(),
   /** history: which month, YYYY-MM (default: the current one). */
@@ -48,6 +50,11 @@ export const previewRequestSchema = z.object({
 });
 export type PreviewRequest = z.output<typeof previewRequestSchema>;
 export type PreviewRequestInput = z.input<typeof previewRequestSchema>;
+
+/** The language a preview speaks: `rtl` always RTL_PREVIEW_LOCALE, else the one asked, else the page's own. */
+export function previewLocale(request: { direction: 'ltr' | 'rtl'; locale?: Locale | undefined }, pageLocale: Locale): Locale {
+  return request.direction === 'rtl' ? RTL_PREVIEW_LOCALE : (request.locale ?? pageLocale);
+}
 
 /** Why a preview cannot be drawn: the console shows `message` (from the catalogs). */
 export type PreviewErrorCode = 'bad-request' | 'no-page' | 'no-incident' | 'no-monitor' | 'unavailable';

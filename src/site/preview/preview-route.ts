@@ -4,27 +4,25 @@
  * finds its page: view/resolve-page.ts), in the scheme's theme and the language asked; the answer
  * becomes a preview document (preview-document.ts). Nothing here is cached: the answer is
  * `no-store`, the front server never sees this route (it is POST-only and internal), and the
- * exporter never asks for it.
+ * exporter never asks for it. The e-mail's preview is the subscribers' (src/subscribers/mail-preview.ts):
+ * the site renders no mail.
  */
 import type { APIContext, MiddlewareNext } from 'astro';
-import type { Incident, StatusPage } from '../../contract/index.ts';
+import type { StatusPage } from '../../contract/index.ts';
 import type { ThemeName } from '../config.ts';
 import { siteConfig } from '../running-config.ts';
 import type { Snapshot } from '../data/snapshot.ts';
 import { translator } from '../i18n/translator.ts';
 import { pageLanguage } from '../i18n/settings.ts';
 import type { Locale } from '../i18n/locales.ts';
-import { incidentMonitorIds, isIncidentActive } from '../lib/incidents.ts';
-import { parseInstant } from '../lib/time.ts';
 import { CARD_HEIGHT, CARD_WIDTH } from '../outputs/card.ts';
 import { findPageBySlug } from '../view/routing.ts';
 import { pageContext } from '../view/page-context.ts';
 import { slugBasePath } from '../view/hrefs.ts';
-import { eventMail, finishMail } from '../../subscribers/mail-view.ts';
-import { manageLink, pageAddress, subscribeUrls } from '../../subscribers/page-address.ts';
 import { withDraft } from './draft.ts';
-import { cardPreviewDocument, mailPreviewDocument, pagePreviewDocument, type PreviewDocument } from './preview-document.ts';
-import { MAX_PREVIEW_BODY_BYTES, PREVIEW_HEADER, PREVIEW_PATH, previewRequestSchema, RTL_PREVIEW_LOCALE, type PreviewErrorCode, type PreviewRequest, type PreviewScheme } from './preview-request.ts';
+import { previewIncident } from './preview-incident.ts';
+import { cardPreviewDocument, pagePreviewDocument, type PreviewDocument } from './preview-document.ts';
+import { MAX_PREVIEW_BODY_BYTES, PREVIEW_HEADER, PREVIEW_PATH, previewRequestSchema, previewLocale, type PreviewErrorCode, type PreviewRequest, type PreviewScheme } from './preview-request.ts';
 
 /** What a preview request puts in `locals` for the template's route. */
 export interface PreviewState {
@@ -73,15 +71,6 @@ async function readBody(request: Request): Promise<unknown> {
   }
 }
 
-/** Newest first by start: the active ones of the page first. */
-function pickIncident(snapshot: Snapshot, page: StatusPage, wanted: string | undefined): Incident | null {
-  const context = pageContext(snapshot, page, { basePath: '', now: snapshot.fetchedAt, stale: false });
-  if (wanted) return context.incidents.find((incident) => incident.id === wanted) ?? null;
-  const started = (incident: Incident) => parseInstant(incident.startedAt) ?? 0;
-  const sorted = [...context.incidents].sort((a, b) => Number(isIncidentActive(b)) - Number(isIncidentActive(a)) || started(b) - started(a));
-  return sorted[0] ?? null;
-}
-
 function pickMonitor(snapshot: Snapshot, page: StatusPage, wanted: string | undefined): string | null {
   const context = pageContext(snapshot, page, { basePath: '', now: snapshot.fetchedAt, stale: false });
   const rows = context.rows.map((row) => row.monitorId);
@@ -103,24 +92,11 @@ export async function previewResponse(context: APIContext, next: MiddlewareNext)
   const config = siteConfig();
   const live = findPageBySlug(data.snapshot.pages, request.slug);
   const language = pageLanguage(config.languages, request.slug);
-  const locale: Locale = request.direction === 'rtl' ? RTL_PREVIEW_LOCALE : (request.locale ?? language.locale);
+  const locale = previewLocale(request, language.locale);
   const i18n = translator(locale, language.timeZone);
   if (!live) return errorAnswer(404, 'no-page', i18n.t('theming.preview.noPage'));
   const page = withDraft(live, request.draft);
   const root = slugBasePath('', live.slug);
-
-  if (request.template === 'email') {
-    const incident = pickIncident(data.snapshot, page, request.incidentId);
-    if (!incident) return errorAnswer(404, 'no-incident', i18n.t('theming.preview.noIncident'));
-    const origin = config.publicUrl ?? context.url.origin;
-    const address = pageAddress(page, { origin, configured: config.publicUrl !== null });
-    const kind = isIncidentActive(incident) ? (incident.updates.length > 1 ? 'incident-updated' : 'incident-created') : 'incident-resolved';
-    const event = { kind, key: `preview:${incident.id}`, incident, monitorIds: incidentMonitorIds(incident), updateId: null } as const;
-    const content = eventMail(data.snapshot, page, event, address, i18n);
-    if (!content) return errorAnswer(404, 'no-incident', i18n.t('theming.preview.noIncident'));
-    const mail = finishMail(content, manageLink(subscribeUrls(address).manageBase, 'preview', locale));
-    return documentAnswer(mailPreviewDocument(mail.html), request.width);
-  }
 
   let path: string;
   switch (request.template) {
@@ -137,7 +113,7 @@ export async function previewResponse(context: APIContext, next: MiddlewareNext)
       path = `${root}/card.png`;
       break;
     case 'incident': {
-      const incident = pickIncident(data.snapshot, page, request.incidentId);
+      const incident = previewIncident(data.snapshot, page, request.incidentId);
       if (!incident) return errorAnswer(404, 'no-incident', i18n.t('theming.preview.noIncident'));
       path = `${root}/incidents/${encodeURIComponent(incident.id)}/`;
       break;
