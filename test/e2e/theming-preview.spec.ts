@@ -24,10 +24,6 @@ import { PREVIEW_HEADER, PREVIEW_PATH, previewRequestSchema, type PreviewRequest
 import { mailPreviewRequestSchema, type MailPreviewRequestInput } from '../../src/subscribers/mail-preview.ts';
 import { startSubscriptions, type RunningSubscriptions } from '../../src/subscribers/service.ts';
 
-// The site and subscriptions threads run inside this test process: their info lines (a refresh
-// every second here) would fill the test report. Threads read the environment when they start.
-process.env.LOG_LEVEL = 'warn';
-
 const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
 /** The draft's mark: a radius and an outline no theme has. */
