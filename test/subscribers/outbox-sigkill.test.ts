@@ -5,7 +5,7 @@
  * dead one had handed over (at most its concurrency, 4) stay `unknown`. Real processes
  * (test/subscribers/support/fanout-process.ts), a real SMTP server on loopback, a short lease.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import type { StoredEvent } from '../../src/subscribers/outbox-sender.ts';
 import { SubscriberStore } from '../../src/subscribers/store.ts';
 import { startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
 import { DIALECTS, useDialects } from '../support/postgres.ts';
+import { startReadyProcess, until } from '../support/ready-process.ts';
 
 const SUBSCRIBERS = 40;
 const LEASE_MS = 1_500;
@@ -42,39 +43,8 @@ interface SenderProcess {
 
 /** A sender process on `place`; resolves once it has done its first lease round. */
 async function startSender(place: StoreLocation, smtpPort: number): Promise<SenderProcess> {
-  const child = spawn(join('node_modules', '.bin', 'node'), ['test/subscribers/support/fanout-process.ts'], {
-    env: { PATH: process.env.PATH, PORCHLIGHT_TEST_STORE: JSON.stringify(place), PORCHLIGHT_TEST_LEASE_MS: String(LEASE_MS), PORCHLIGHT_TEST_SMTP_PORT: String(smtpPort) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const owner = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`sender not ready in 30 s: ${stderr}`)), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const ready = /^ready (\S+)$/m.exec(stdout);
-      if (ready) {
-        clearTimeout(timer);
-        resolve(ready[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`sender exited (${code}) before it was ready: ${stderr}`));
-    });
-  });
-  return { child, owner, exited };
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  const started = await startReadyProcess('test/subscribers/support/fanout-process.ts', { PORCHLIGHT_TEST_STORE: JSON.stringify(place), PORCHLIGHT_TEST_LEASE_MS: String(LEASE_MS), PORCHLIGHT_TEST_SMTP_PORT: String(smtpPort) }, 'sender', children);
+  return { child: started.child, owner: started.ready, exited: started.exited };
 }
 
 describe.each(DIALECTS)('the outbox on %s, a sender killed with SIGKILL mid fan-out', (dialect) => {
@@ -101,10 +71,10 @@ describe.each(DIALECTS)('the outbox on %s, a sender killed with SIGKILL mid fan-
 
     const first = await startSender(place, sink.port);
     expect(await store.recordEvent('page_1', 'incident:1:created', JSON.stringify(event), new Set(['m']), Date.now())).toBe(SUBSCRIBERS);
-    await until(() => sink.mails.length >= 8, 'the first mails');
+    await until(() => sink.mails.length >= 8, 'the first mails', 60_000, 25);
     // A second process starts while the first sends: it leaves the first's live claims alone.
     const second = await startSender(place, sink.port);
-    await until(() => sink.mails.length >= 14, 'more mails');
+    await until(() => sink.mails.length >= 14, 'more mails', 60_000, 25);
     expect((await store.stats()).outbox.unknown).toBe(0);
     // Kill the first while it has mails handed over: the server now holds its answers long enough
     // to be sure (5 s: more than three leases, so the second's sends held as long live on renewals;
@@ -113,7 +83,7 @@ describe.each(DIALECTS)('the outbox on %s, a sender killed with SIGKILL mid fan-
     sink.answerDelayMs = 5_000;
     const db = await openDatabase(place, 'subscribers');
     cleanups.push(() => db.close());
-    await until(async () => (await db.get("SELECT 1 AS found FROM outbox WHERE state = 'sending' AND started_at IS NOT NULL AND claimed_by = ?", first.owner)) !== undefined, 'a mail handed over by the first');
+    await until(async () => (await db.get("SELECT 1 AS found FROM outbox WHERE state = 'sending' AND started_at IS NOT NULL AND claimed_by = ?", first.owner)) !== undefined, 'a mail handed over by the first', 60_000, 25);
     first.child.kill('SIGKILL');
     await first.exited;
     const killedAt = Date.now();
@@ -122,7 +92,7 @@ describe.each(DIALECTS)('the outbox on %s, a sender killed with SIGKILL mid fan-
     await until(async () => {
       const { outbox } = await store.stats();
       return outbox.pending === 0 && outbox.sending === 0;
-    }, 'the fan-out to finish');
+    }, 'the fan-out to finish', 60_000, 25);
     // Settled by the lease (plus a renewal round and the second's poll), not by a restart.
     expect(Date.now() - killedAt).toBeLessThan(30_000);
 

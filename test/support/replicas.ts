@@ -28,6 +28,9 @@ import { freePort } from '../../bench/lib/free-port.ts';
 import { startApiProcess, type ApiProcess } from '../e2e/support/api-process.ts';
 import { startSmtpSink, type SmtpSink } from '../e2e/support/smtp-sink.ts';
 import { startPostgresCluster, type PostgresCluster } from './postgres.ts';
+import { until } from './ready-process.ts';
+
+export { until };
 
 /** The one line to change when the embedded API runs on PostgreSQL (see above). */
 export const API_ON_POSTGRES = true;
@@ -321,13 +324,6 @@ async function demoApiKey(replica: SiteReplica): Promise<string> {
 }
 
 /** Polls `condition` every 100 ms until it holds, or fails naming `what` after `timeoutMs`. */
-export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 export interface LoadTally {
   ok: number;

@@ -5,7 +5,7 @@
  * and sends the one the dead process had queued but not yet claimed, once. Real processes
  * (test/service/support/api-process.ts, one send at a time), a receiver on loopback, a 1.5 s lease.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +16,7 @@ import { createOrganization, Store } from '../../../src/service/index.ts';
 import type { StoreLocation } from '../../../src/store/location.ts';
 import { Client } from '../helpers.ts';
 import { DIALECTS, useDialects } from '../../support/postgres.ts';
+import { startReadyProcess, until } from '../../support/ready-process.ts';
 
 const LEASE_MS = 1_500;
 const dialects = useDialects();
@@ -27,38 +28,8 @@ afterEach(async () => {
 });
 
 async function startApi(place: StoreLocation): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(join('node_modules', '.bin', 'node'), ['test/service/support/api-process.ts'], {
-    env: { PATH: process.env.PATH, PORCHLIGHT_TEST_STORE: JSON.stringify(place), PORCHLIGHT_TEST_LEASE_MS: String(LEASE_MS) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`API not ready in 30 s: ${stderr}`)), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const ready = /^ready (\S+)$/m.exec(stdout);
-      if (ready) {
-        clearTimeout(timer);
-        resolve(ready[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`API exited (${code}) before it was ready: ${stderr}`));
-    });
-  });
-  return { child, url };
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  const started = await startReadyProcess('test/service/support/api-process.ts', { PORCHLIGHT_TEST_STORE: JSON.stringify(place), PORCHLIGHT_TEST_LEASE_MS: String(LEASE_MS) }, 'API', children);
+  return { child: started.child, url: started.ready };
 }
 
 /** Counts POSTs per path; answers /hold never (until closed), everything else 200. */
@@ -103,15 +74,15 @@ describe.each(DIALECTS)('the API notification outbox on %s, a process killed wit
     expect((await client.post('/notifications', { name: 'held', type: 'slack', webhookUrl: `${receiver.url}/hold` })).status).toBe(201);
     expect((await client.post('/notifications', { name: 'later', type: 'slack', webhookUrl: `${receiver.url}/later` })).status).toBe(201);
     expect((await client.post('/incidents', { monitorIds: [], title: 'Outage', message: 'Down.' })).status).toBe(201);
-    await until(() => receiver.count('/hold') === 1, 'the held delivery to reach the receiver');
+    await until(() => receiver.count('/hold') === 1, 'the held delivery to reach the receiver', 30_000, 25);
     const states = async () => Object.fromEntries((await store.db.all('SELECT state, COUNT(*) AS n FROM notification_outbox GROUP BY state')).map((row) => [String(row.state), Number(row.n)]));
     expect(await states()).toEqual({ sending: 1, pending: 1 });
     first.child.kill('SIGKILL');
     await new Promise<void>((resolve) => (first.child.exitCode !== null || first.child.signalCode !== null ? resolve() : first.child.once('exit', () => resolve())));
 
     await startApi(place);
-    await until(() => receiver.count('/later') === 1, 'the queued delivery to be sent by the second process');
-    await until(async () => (await states()).unknown === 1, 'the handed-over delivery to be settled as unknown');
+    await until(() => receiver.count('/later') === 1, 'the queued delivery to be sent by the second process', 30_000, 25);
+    await until(async () => (await states()).unknown === 1, 'the handed-over delivery to be settled as unknown', 30_000, 25);
     await new Promise((resolve) => setTimeout(resolve, LEASE_MS));
     expect(receiver.count('/hold')).toBe(1);
     expect(receiver.count('/later')).toBe(1);
