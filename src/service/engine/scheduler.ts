@@ -196,7 +196,11 @@ export class Scheduler {
     // Several processes may schedule this monitor (several replicas on one database): the one that
     // moves the check's shared due time on runs it, the others skip this turn (store/check-claims.ts).
     const claimed = await this.deps.store.checkClaims.claim(job.monitorId, job.region, this.holder, this.deps.now().getTime(), job.intervalMs, claimTolerance(job.intervalMs));
-    if (!claimed || !this.isCurrent(job)) return;
+    if (!claimed) {
+      await this.followSharedDueTime(job);
+      return;
+    }
+    if (!this.isCurrent(job)) return;
     const checkedAt = this.deps.now().toISOString();
     const target = checkTargetOf(state.monitor);
     const outcome = await withDeadline(this.deps.runCheck(state.organizationId, target), target.timeoutSeconds * 1000 + CHECK_GRACE_MS, () => ({
@@ -219,5 +223,19 @@ export class Scheduler {
     } catch (error) {
       this.deps.log(`recording a check of monitor ${job.monitorId} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /**
+   * Another process holds this turn: fire next at the shared due time instead of at this job's own
+   * phase, so that if that process dies the check runs when it was due, not up to an interval later.
+   * The due time is beyond the claim tolerance (that is why the claim failed), so this never spins.
+   */
+  private async followSharedDueTime(job: Job): Promise<void> {
+    const due = await this.deps.store.checkClaims.dueAt(job.monitorId, job.region);
+    const now = this.deps.now().getTime();
+    if (due === null || due <= now || !this.isCurrent(job) || due === job.nextAt) return;
+    job.cancel();
+    job.nextAt = due;
+    this.arm(job);
   }
 }

@@ -7,8 +7,9 @@ import type { Sql } from '../../store/database.ts';
  * interval on only if it has come (`next_at <= now + tolerance`). Of two processes whose timers
  * fire for the same check, the first claims it and the second finds `next_at` ahead and skips;
  * no process leads, so none can silently stop the others. A process killed after claiming leaves
- * `next_at` one interval ahead: the check is due again then, for whichever process's timer fires
- * first. Correct under READ COMMITTED (the upsert locks the row and re-checks its WHERE on the
+ * `next_at` one interval ahead: the check is due again then. A process that finds `next_at` ahead
+ * moves its own timer to it (`dueAt`), so every survivor's timer fires at the shared due time and
+ * a dead claimer's check runs again one interval after its last run, not up to two. Correct under READ COMMITTED (the upsert locks the row and re-checks its WHERE on the
  * newest version) and on SQLite (one writer at a time).
  */
 export class CheckClaimRepository {
@@ -37,5 +38,11 @@ export class CheckClaimRepository {
       new Date(nowMs + toleranceMs).toISOString(),
     );
     return row !== undefined;
+  }
+
+  /** The shared due time of the check of `monitorId` from `region` (ms), if any process has claimed it. */
+  async dueAt(monitorId: string, region: string): Promise<number | null> {
+    const row = await this.db.get('SELECT next_at FROM check_claims WHERE monitor_id = ? AND region = ?', monitorId, region);
+    return row ? Date.parse(String(row.next_at)) : null;
   }
 }

@@ -42,6 +42,11 @@ export class ManualClock implements Timers {
     this.current = target;
   }
 
+  /** When the waiting timers fire (ms), for assertions about what is scheduled. */
+  get dueTimes(): number[] {
+    return this.pending.map((entry) => entry.at).sort((a, b) => a - b);
+  }
+
   /** Timers waiting, for assertions about what is scheduled. */
   get waiting(): number {
     return this.pending.length;

@@ -81,6 +81,32 @@ describe.runIf(DIALECTS.includes('postgres'))('two embedded APIs on one PostgreS
     expect(second.url).not.toBe(first.url);
   }, 60_000);
 
+  it('runs a dead claimer\'s check when it was due: the other scheduler follows the shared due time', async () => {
+    const target = await startTargetServer();
+    targets.push(target);
+    const shared = place();
+    const clock = new ManualClock();
+    const start0 = clock.now().getTime();
+    const first = await start(shared, clock);
+    const { apiKey } = await createOrganization(first.store, { name: 'Takeover', plan: 'pro' });
+    const monitor = idOf(await new Client(first.url, apiKey).post('/monitors', { name: 'Followed', type: 'http', url: `${target.url}/`, interval: 30, timeout: 2, regions: ['eu'] }));
+    // The second's own phase is half an interval after the first's.
+    const second = await start(shared, clock, { engine: { timers: clock, random: () => 0.5 } });
+    const checks = () => first.store.checks.count(monitor);
+    clock.advance(0);
+    await vi.waitFor(async () => expect(await checks()).toBe(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(clock.dueTimes).toContain(start0 + 15_000), { timeout: 10_000 });
+    // The second's timer fires at +15 s and finds the check claimed until +30 s: it moves to +30 s.
+    clock.advance(15_000);
+    await vi.waitFor(() => expect(clock.dueTimes).not.toContain(start0 + 45_000), { timeout: 10_000 });
+    expect(await checks()).toBe(1);
+    // The first stops without a word (its claim stays); at +30 s the second runs the check.
+    running.splice(running.indexOf(first), 1);
+    await first.close();
+    clock.advance(15_000);
+    await vi.waitFor(async () => expect(await second.store.checks.count(monitor)).toBe(2), { timeout: 10_000 });
+  }, 60_000);
+
   it('holds a key\'s rate limit across both', async () => {
     const shared = place();
     const clock = new ManualClock(Date.parse('2030-01-01T00:00:10.000Z'));
