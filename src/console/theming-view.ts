@@ -102,7 +102,7 @@ ${select('width', i18n.t('console.theming.width'), PREVIEW_WIDTHS, view.width, (
 </fieldset>
 <button type="submit" name="intent" value="preview" class="quiet">${i18n.t('console.preview')}</button><button type="submit" name="intent" value="publish">${i18n.t('console.publish')}</button>${data.hasDraft ? html`<button type="submit" name="intent" value="discard" class="quiet">${i18n.t('console.theming.discard')}</button>` : ''}</form>`;
   const undo = data.undo
-    ? html`<form method="post" action="${at('theming/undo')}">${csrfField(ctx)}<input type="hidden" name="page" value="${page.id}"><p class="muted">${i18n.t('console.theming.undoHint', { when: i18n.dateTime(data.undo.replacedAt), who: (data.undo.replacedBy ?? '').replace(/^operator:\S+ /, '') })}</p><button type="submit" class="quiet">${i18n.t('console.theming.undo')}</button></form>`
+    ? html`<form method="post" action="${at('theming/undo')}">${csrfField(ctx)}<input type="hidden" name="page" value="${page.id}">${(['template', 'scheme', 'direction', 'width'] as const).map((name) => html`<input type="hidden" name="${name}" value="${view[name]}">`)}<p class="muted">${i18n.t('console.theming.undoHint', { when: i18n.dateTime(data.undo.replacedAt), who: (data.undo.replacedBy ?? '').replace(/^operator:\S+ /, '') })}</p><button type="submit" class="quiet">${i18n.t('console.theming.undo')}</button></form>`
     : '';
   const body = html`<div class="theming">${pageLinks}<h2>${i18n.t('console.theming.forPage', { name: page.name })}</h2>
 ${data.notice ? html`<p role="status">${data.notice}</p>` : ''}${data.problem ? html`<p class="problem" role="alert">${data.problem}</p>` : ''}

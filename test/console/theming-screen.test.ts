@@ -40,7 +40,9 @@ afterEach(async () => {
 });
 
 function screen() {
-  return createThemingScreen({ client, store, previewOrigin: null, now: () => T0, log: () => undefined });
+  // A clock that moves, so that the audit trail's order (by time) is the order of the actions.
+  let clock = T0;
+  return createThemingScreen({ client, store, previewOrigin: null, now: () => (clock += 1000), log: () => undefined });
 }
 
 function ask(method: 'GET' | 'POST', path: string, params: Record<string, string>): ThemingRequest {
@@ -78,8 +80,10 @@ describe('the theming screen', () => {
     const [entry] = await store.audit(1);
     expect(entry).toMatchObject({ action: 'page.branding.publish', target: 'page_1', before: { footerText: 'Old footer', customCss: null }, after: { footerText: null, customCss: '.x{color:red}' } });
 
-    const undone = await theming.handle(ask('POST', 'theming/undo', { page: 'page_1' }));
-    expect(undone).toMatchObject({ kind: 'redirect' });
+    // The undo form carries what was being previewed, and the screen comes back to it.
+    expect(body(await theming.handle(ask('GET', 'theming', { page: 'page_1', template: 'widget' })))).toContain('<input type="hidden" name="template" value="widget">');
+    const undone = await theming.handle(ask('POST', 'theming/undo', { page: 'page_1', template: 'widget' }));
+    expect(undone).toEqual({ kind: 'redirect', path: 'theming?page=page_1&template=widget&scheme=light&direction=ltr&width=1280&done=undone' });
     expect(patches[1]).toEqual({ footerText: 'Old footer', customCss: null });
     expect((await store.audit(1))[0]).toMatchObject({ action: 'page.branding.undo', before: { footerText: null, customCss: '.x{color:red}' }, after: { footerText: 'Old footer', customCss: null } });
     const nothing = await theming.handle(ask('POST', 'theming/undo', { page: 'page_1' }));

@@ -16,6 +16,7 @@ import { test, expect, type Frame, type Page } from '@playwright/test';
 import { apiFor, demoPage } from './support/api.ts';
 import { freePort } from '../../bench/lib/free-port.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
+import { startApiProcess } from './support/api-process.ts';
 import { runPorchlight } from './support/porchlight-cli.ts';
 import { ar } from '../../src/site/i18n/messages/ar.ts';
 import { ConsoleStore } from '../../src/console/store.ts';
@@ -33,8 +34,8 @@ let origin: string;
 let console_: string;
 const links = new Map<string, string>();
 
-function cliEnv(): Record<string, string> {
-  return { SUBSCRIBERS_DB: join(dir, 'subscribers.db'), SITE_PUBLIC_URL: origin, CACHE_DIR: join(dir, 'cli-cache') };
+function cliEnv(where = dir, at = origin): Record<string, string> {
+  return { SUBSCRIBERS_DB: join(where, 'subscribers.db'), SITE_PUBLIC_URL: at, CACHE_DIR: join(where, 'cli-cache') };
 }
 
 async function audit(): Promise<{ actor: string; action: string; target: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null }[]> {
@@ -43,8 +44,8 @@ async function audit(): Promise<{ actor: string; action: string; target: string;
   return JSON.parse(result.stdout) as Awaited<ReturnType<typeof audit>>;
 }
 
-async function setUp(page: Page, email: string): Promise<void> {
-  await page.goto(links.get(email)!);
+async function setUp(page: Page, email: string, link = links.get(email)!): Promise<void> {
+  await page.goto(link);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Save the password' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
@@ -268,3 +269,39 @@ for (const { name, scheme, locale } of [
     }
   });
 }
+
+test('undo works after the console restarts: the kept version is in its store, not in memory', async ({ page }) => {
+  test.setTimeout(120_000);
+  // The API in its own process with its own file, so only Porchlight (and its console) restarts.
+  const where = mkdtempSync(join(tmpdir(), 'pl-e2e-console-theming-restart-'));
+  const api = await startApiProcess(join(where, 'api.db'));
+  const port = await freePort();
+  const at = `http://127.0.0.1:${port}`;
+  const env = { PORT: String(port), SITE_PUBLIC_URL: at, CONSOLE: 'true', STATUS_API_URL: api.url, STATUS_API_KEY: api.key, SUBSCRIBERS_DB: join(where, 'subscribers.db'), HISTORY_BACKFILL_PAGES: '0' };
+  let running = await startPorchlightProcess(env);
+  const client = apiFor(running);
+  try {
+    const before = await demoPage(client);
+    const added = await runPorchlight(['operator', 'add', 'ida@example.com', '--role', 'editor', '--json'], cliEnv(where, at));
+    expect(added.code).toBe(0);
+    await setUp(page, 'ida@example.com', (JSON.parse(added.stdout) as { setupLink: string }).setupLink);
+    await page.goto(`${at}/_porchlight/console/theming?page=${before.id}`);
+    await page.getByLabel('Custom CSS', { exact: true }).fill(DRAFT_CSS);
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await expect(page.getByRole('status')).toHaveText('Published. Visitors see it within seconds.');
+    expect((await demoPage(client)).customCss).toBe(DRAFT_CSS);
+
+    await running.stop();
+    running = await startPorchlightProcess(env);
+    // Signed in still (the session is in the sign-in store); the undo step is still there.
+    await page.reload();
+    await page.getByRole('button', { name: 'Undo the last publish' }).click();
+    await expect(page.getByRole('status')).toHaveText('The earlier version is back on the page.');
+    expect((await demoPage(client)).customCss ?? null).toBe(before.customCss ?? null);
+  } finally {
+    await client.close();
+    await running.stop();
+    await api.stop();
+    rmSync(where, { recursive: true, force: true });
+  }
+});
