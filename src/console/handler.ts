@@ -1,7 +1,8 @@
 /**
  * The console's routes under /_porchlight/console/, answered by the front before its gate and its
  * cache (never stored, never rendered by the site, never exported). Every answer is `no-store`,
- * isolated as `private`, framed by nobody and allowed no script. The API key stays here: the
+ * isolated as `private`, framed by nobody (but the theming screen's preview, by the console
+ * itself) and allowed no script. The API key stays here: the
  * browser talks only to these routes, which call the API through the typed client.
  *
  * Each request: the gate (host, transport) → the session (cookie) → on POST the browser's origin
@@ -33,8 +34,9 @@ import { CONSOLE_CSS_HASH } from './style.ts';
 import * as views from './views.ts';
 import { createThemingScreen, type ThemingAnswer } from './theming-screen.ts';
 
-// The theming form carries up to 50 KB of CSS and 2 × 10 KB of HTML, percent-encoded.
-const MAX_BODY_BYTES = 256 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
+/** The theming form alone carries up to 50 KB of CSS and 2 × 10 KB of HTML, percent-encoded. */
+const THEMING_BODY_BYTES = 256 * 1024;
 /** Over HTTPS `__Host-pl-console` (Path=/, as the prefix demands); on loopback HTTP Path is the console's. */
 const SESSION_COOKIE = 'pl-console';
 /** The sign-in and set-up forms' CSRF secret, before there is a session. */
@@ -142,12 +144,12 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     response.end(head ? undefined : body);
   }
 
-  async function readForm(request: IncomingMessage): Promise<URLSearchParams | null> {
+  async function readForm(request: IncomingMessage, limit: number): Promise<URLSearchParams | null> {
     if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers['content-type'] ?? '')) {
       request.resume();
       return null;
     }
-    const body = await readBodyUpTo(request, MAX_BODY_BYTES);
+    const body = await readBodyUpTo(request, limit);
     return body ? new URLSearchParams(body.toString('utf8')) : null;
   }
 
@@ -510,7 +512,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
       const req: Request = { ...base, method, form: new URLSearchParams(), origin: gate.origin, secure: gate.secure };
       try {
         if (method === 'POST') {
-          const form = await readForm(request);
+          const form = await readForm(request, path === 'theming' ? THEMING_BODY_BYTES : MAX_BODY_BYTES);
           const origin = checkRequestOrigin(request.headers, gate.origin);
           if (!origin.ok || form === null) return send(response, message(req, null, 403, i18n.t('console.refused'), i18n.t('console.refused')), false);
           req.form = form;

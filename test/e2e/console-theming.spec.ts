@@ -201,6 +201,7 @@ test('a responder gets 403 on every theming route and nothing is written', async
 });
 
 test('a custom CSS that tries to leave its style element is neutralized in the preview', async ({ page }) => {
+  test.setTimeout(90_000);
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
@@ -211,6 +212,12 @@ test('a custom CSS that tries to leave its style element is neutralized in the p
   // The console's policy frames its own preview route only; the preview's own forbids any script.
   expect(screen?.headers()['content-security-policy']).toContain(`frame-src ${origin}/_porchlight/console/theming/preview`);
   expect(screen?.headers()['content-security-policy']).not.toContain('script-src');
+  // A long style sheet (45 KB, about 66 KB percent-encoded: more than the console's other forms may post) is taken whole.
+  const long = '.a{color:red}'.repeat(3500);
+  await page.getByLabel('Custom CSS', { exact: true }).fill(long);
+  await page.getByRole('button', { name: 'Preview' }).click();
+  await expect(page.getByText('You have an unpublished draft for this page.')).toBeVisible();
+  expect((await page.getByLabel('Custom CSS', { exact: true }).inputValue()).length).toBe(long.length);
   const breakout = ':root{--pl-radius:13px}</style><script>alert("xss");document.title="owned"</script><img src=x onerror=alert(2)><style>';
   await page.getByLabel('Custom CSS', { exact: true }).fill(breakout);
   await page.getByLabel('Header', { exact: true }).fill('<p>Hello</p>');
