@@ -1,7 +1,8 @@
 /**
  * The console's routes under /_porchlight/console/, answered by the front before its gate and its
  * cache (never stored, never rendered by the site, never exported). Every answer is `no-store`,
- * isolated as `private`, framed by nobody and allowed no script. The API key stays here: the
+ * isolated as `private`, framed by nobody (but the theming screen's preview, by the console
+ * itself) and allowed no script. The API key stays here: the
  * browser talks only to these routes, which call the API through the typed client.
  *
  * Each request: the gate (host, transport) → the session (cookie) → on POST the browser's origin
@@ -31,8 +32,11 @@ import { isRole, may, type Permission } from './roles.ts';
 import { OperatorExistsError, type ConsoleStore, type Operator } from './store.ts';
 import { CONSOLE_CSS_HASH } from './style.ts';
 import * as views from './views.ts';
+import { createThemingScreen, type ThemingAnswer } from './theming-screen.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
+/** The theming form alone carries up to 50 KB of CSS and 2 × 10 KB of HTML, percent-encoded. */
+const THEMING_BODY_BYTES = 256 * 1024;
 /** Over HTTPS `__Host-pl-console` (Path=/, as the prefix demands); on loopback HTTP Path is the console's. */
 const SESSION_COOKIE = 'pl-console';
 /** The sign-in and set-up forms' CSRF secret, before there is a session. */
@@ -52,6 +56,8 @@ export interface ConsoleOptions extends GateSettings {
   passwordCost?: ScryptCost;
   /** The client's address (TRUSTED_PROXIES' X-Forwarded-For, else the connection's), for the gate's loopback rule and the sign-in throttle. */
   clientAddress?: ClientAddressOf;
+  /** The site thread's internal origin, which renders the theming screen's previews (src/site/preview/). */
+  previewOrigin?: string | null;
 }
 
 export interface ConsoleHandler {
@@ -76,6 +82,8 @@ class Answer {
   location: string | null;
   cookies: string[] = [];
   retryAfter: number | null = null;
+  /** Over the security headers (the theming screen's frame and its document). */
+  headers: Record<string, string> = {};
   constructor(status: number, body: string, location: string | null = null) {
     this.status = status;
     this.body = body;
@@ -126,6 +134,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     const body = Buffer.from(answer.body);
     response.writeHead(answer.status, {
       ...SECURITY_HEADERS,
+      ...answer.headers,
       'content-type': 'text/html; charset=utf-8',
       'content-length': String(body.length),
       ...(answer.location ? { location: answer.location } : {}),
@@ -135,12 +144,12 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     response.end(head ? undefined : body);
   }
 
-  async function readForm(request: IncomingMessage): Promise<URLSearchParams | null> {
+  async function readForm(request: IncomingMessage, limit: number): Promise<URLSearchParams | null> {
     if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers['content-type'] ?? '')) {
       request.resume();
       return null;
     }
-    const body = await readBodyUpTo(request, MAX_BODY_BYTES);
+    const body = await readBodyUpTo(request, limit);
     return body ? new URLSearchParams(body.toString('utf8')) : null;
   }
 
@@ -411,10 +420,24 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     }
   }
 
+  const theming = createThemingScreen({ client, store, previewOrigin: options.previewOrigin ?? null, now, log });
+
+  /** The theming screen's answer: its page may frame only its own preview route, whose document carries the preview's own policy. */
+  function fromTheming(req: Request, answer: ThemingAnswer): Answer {
+    if (answer.kind === 'redirect') return redirect(answer.path);
+    const made = new Answer(answer.status, answer.body);
+    if (answer.kind === 'page' && answer.frames) made.headers['content-security-policy'] = `${SECURITY_HEADERS['content-security-policy']}; frame-src ${req.origin}${answer.frames}`;
+    if (answer.kind === 'frame') {
+      made.headers['content-security-policy'] = answer.contentSecurityPolicy;
+      made.headers['x-frame-options'] = 'SAMEORIGIN';
+    }
+    return made;
+  }
+
   /** What a signed-in route needs. */
   function permissionOf(method: 'GET' | 'POST', path: string): Permission {
     if (path === 'operators') return 'operators';
-    if (path === 'branding') return 'branding';
+    if (path === 'branding' || path === 'theming' || path.startsWith('theming/')) return 'branding';
     if (method === 'GET' && path !== 'incidents/new' && path !== 'maintenance/new') return 'read';
     return 'incidents';
   }
@@ -446,6 +469,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     if (path === 'maintenance/new' && method === 'GET') return maintenance(req, signed, null, false);
     if (path === 'maintenance' && method === 'POST') return maintenance(req, signed, null, false);
     if (path === 'branding') return branding(req, signed);
+    if (path === 'theming' || path.startsWith('theming/')) return fromTheming(req, await theming.handle({ method, path, query: req.query, form: req.form, ctx: { ...ctxOf(req, signed), operator: signed.operator }, actor: actor(signed) }));
     if (path === 'operators') return operators(req, signed);
     if (path === 'audit' && method === 'GET') return new Answer(200, views.auditView(ctxOf(req, signed), await store.audit(200)));
     const incident = /^incidents\/([A-Za-z0-9_-]{1,100})$/.exec(path);
@@ -488,7 +512,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
       const req: Request = { ...base, method, form: new URLSearchParams(), origin: gate.origin, secure: gate.secure };
       try {
         if (method === 'POST') {
-          const form = await readForm(request);
+          const form = await readForm(request, path === 'theming' ? THEMING_BODY_BYTES : MAX_BODY_BYTES);
           const origin = checkRequestOrigin(request.headers, gate.origin);
           if (!origin.ok || form === null) return send(response, message(req, null, 403, i18n.t('console.refused'), i18n.t('console.refused')), false);
           req.form = form;

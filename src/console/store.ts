@@ -12,6 +12,7 @@ import { readRow, type Row } from '../store/rows.ts';
 import { storedTime } from '../store/time.ts';
 import { CONSOLE_MIGRATIONS } from './migrations.ts';
 import { ROLES, type Role } from './roles.ts';
+import { BrandingDrafts, StoredBrandingHistory } from './theming-store.ts';
 
 /** Set-up links live a day. */
 export const SETUP_TTL_MS = 24 * 3_600_000;
@@ -76,6 +77,11 @@ export class ConsoleStore {
 
   close(): Promise<void> {
     return this.db.close();
+  }
+
+  /** The theming screen's undo history and drafts (theming-store.ts), on this store's database. */
+  theming(): { history: StoredBrandingHistory; drafts: BrandingDrafts } {
+    return { history: new StoredBrandingHistory(this.db), drafts: new BrandingDrafts(this.db) };
   }
 
   /** A new operator without a password, and the token of their set-up link. */

@@ -4,6 +4,7 @@
  * system; logical properties so right-to-left needs nothing more.
  */
 import { createHash } from 'node:crypto';
+import { THEMING_CSS } from './theming-style.ts';
 
 export const CONSOLE_CSS = `
 :root{color-scheme:light dark;--bg:#fff;--fg:#1a1a1a;--muted:#4d4d4d;--line:#c4c4c4;--accent:#0b57d0;--accent-fg:#fff;--bad:#a50e0e;--box:#f3f4f6}
@@ -31,6 +32,6 @@ ul.items{padding:0;list-style:none}ul.items li{border-block-end:1px solid var(--
 table{border-collapse:collapse;width:100%;font-size:14px}th,td{border-block-end:1px solid var(--line);padding:6px;text-align:start;vertical-align:top;overflow-wrap:anywhere}
 .muted{color:var(--muted)}
 form.inline{display:inline}
-`;
+` + THEMING_CSS;
 
 export const CONSOLE_CSS_HASH = `sha256-${createHash('sha256').update(CONSOLE_CSS).digest('base64')}`;

@@ -32,6 +32,7 @@ export function layout(ctx: ViewContext, title: string, body: Html): string {
 <li><a href="${at('incidents/new')}">${i18n.t('console.newIncident')}</a></li>
 <li><a href="${at('maintenance/new')}">${i18n.t('console.newMaintenance')}</a></li>
 <li><a href="${at('branding')}">${i18n.t('console.navBranding')}</a></li>
+<li><a href="${at('theming')}">${i18n.t('console.theming.nav')}</a></li>
 <li><a href="${at('audit')}">${i18n.t('console.navAudit')}</a></li>
 <li><a href="${at('operators')}">${i18n.t('console.navOperators')}</a></li>
 </ul></nav>

@@ -24,7 +24,7 @@ export interface RunningConsole {
 
 export const DEMO_ADMIN = 'admin@demo.porchlight.invalid';
 
-export async function startConsole(config: LauncherConfig, api: { apiUrl: string; apiKey: string }): Promise<RunningConsole> {
+export async function startConsole(config: LauncherConfig, api: { apiUrl: string; apiKey: string; previewOrigin?: string }): Promise<RunningConsole> {
   const { DATABASE_URL, SUBSCRIBERS_DB, CONSOLE_ALLOW_HTTP, TEMPLATES_DIR } = config.launcher;
   const authDb = await openAuthDatabase(authLocation(DATABASE_URL, SUBSCRIBERS_DB));
   const store = await ConsoleStore.open(consoleLocation(DATABASE_URL, SUBSCRIBERS_DB)).catch(async (error: unknown) => {
@@ -46,6 +46,7 @@ export async function startConsole(config: LauncherConfig, api: { apiUrl: string
     templatesDir: TEMPLATES_DIR,
     log: (line) => log.warn(line),
     clientAddress: clientAddressResolver(config.launcher.TRUSTED_PROXIES),
+    previewOrigin: api.previewOrigin ?? null,
   };
   // Ended sessions and quiet throttle counts are deleted hourly (a day after they ended), so the tables stay small.
   const sweep = setInterval(() => {

@@ -218,7 +218,7 @@ export async function startPorchlight(config: LauncherConfig, log: Logger): Prom
   // The console: off unless CONSOLE=true, on for the embedded demo (src/console/).
   const consoleOn = config.launcher.CONSOLE ?? (embedded?.demo != null);
   // Loaded only when on: the console's code (the API client's schemas, the catalogs) never weighs on a site without it.
-  const operatorsConsole: RunningConsole | null = consoleOn ? await (await import('./console-setup.ts')).startConsole(config, { apiUrl, apiKey }) : null;
+  const operatorsConsole: RunningConsole | null = consoleOn ? await (await import('./console-setup.ts')).startConsole(config, { apiUrl, apiKey, previewOrigin: site.origin }) : null;
   let front: ReturnType<typeof createFrontHandler> | null = null;
   let rejected = 0;
   // prom-client and its collectors load only when metrics are asked for: ~4.5 MiB of heap (measured).
