@@ -42,7 +42,6 @@
       time.textContent = was[times.indexOf(time)];
     }
   };
-  requestAnimationFrame(() => setTimeout(localize));
   // The browser's language may only suggest another language of the page (a switcher link).
   const base = (code) => code.toLowerCase().split('-')[0];
   const links = [...doc.querySelectorAll('a[hreflang]')];
@@ -60,51 +59,61 @@
     main.prepend(p);
     break;
   }
-  // Auto-refresh while the tab is visible, with a pause toggle (WCAG 2.2.1).
-  const seconds = Number(root.dataset.refresh);
-  const slot = doc.querySelector('[data-refresh-slot]');
-  if (!slot || !Number.isFinite(seconds) || seconds < 10) return;
-  const KEY = 'porchlight:refresh-paused';
-  const store = (value) => {
-    try { value ? sessionStorage.setItem(KEY, '1') : sessionStorage.removeItem(KEY); } catch {}
-  };
-  let paused = false;
-  try { paused = sessionStorage.getItem(KEY) === '1'; } catch {}
-  const period = seconds * 1000;
-  let due = performance.now() + period;
-  let timer = 0;
-  const schedule = () => {
-    clearTimeout(timer);
-    if (paused || doc.visibilityState !== 'visible') return;
-    timer = setTimeout(() => {
-      // Someone reading an open disclosure or a day of an uptime bar keeps it: retry later.
-      if (!doc.querySelector('details[open], .pl-uptime :focus')) return location.reload();
+  // Auto-refresh while the tab is visible, with a pause toggle (WCAG 2.2.1). After the first frame
+  // too: reading sessionStorage is a round trip to the browser process (issue 34), and the
+  // line's place is held empty from the first frame (@media (scripting: enabled)). Counted from
+  // now: a tab opened in the background (no frames) reloads as soon as it is shown, if due.
+  const loaded = performance.now();
+  const refresh = () => {
+    const seconds = Number(root.dataset.refresh);
+    const slot = doc.querySelector('[data-refresh-slot]');
+    if (!slot || !Number.isFinite(seconds) || seconds < 10) return;
+    const KEY = 'porchlight:refresh-paused';
+    const store = (value) => {
+      try { value ? sessionStorage.setItem(KEY, '1') : sessionStorage.removeItem(KEY); } catch {}
+    };
+    let paused = false;
+    try { paused = sessionStorage.getItem(KEY) === '1'; } catch {}
+    const period = seconds * 1000;
+    let due = loaded + period;
+    let timer = 0;
+    const schedule = () => {
+      clearTimeout(timer);
+      if (paused || doc.visibilityState !== 'visible') return;
+      timer = setTimeout(() => {
+        // Someone reading an open disclosure or a day of an uptime bar keeps it: retry later.
+        if (!doc.querySelector('details[open], .pl-uptime :focus')) return location.reload();
+        due = performance.now() + period;
+        schedule();
+      }, Math.max(0, due - performance.now()));
+    };
+    const note = doc.createElement('span');
+    const button = doc.createElement('button');
+    note.className = 'pl-refresh__note';
+    note.setAttribute('aria-live', 'polite');
+    button.type = 'button';
+    button.className = 'pl-refresh__toggle';
+    // The page's own words (i18n/script-words.ts).
+    const text = slot.dataset;
+    const render = () => {
+      note.textContent = paused ? text.paused : text.every;
+      button.textContent = paused ? text.resume : text.pause;
+    };
+    button.addEventListener('click', () => {
+      paused = !paused;
+      store(paused);
       due = performance.now() + period;
+      render();
       schedule();
-    }, Math.max(0, due - performance.now()));
-  };
-  const note = doc.createElement('span');
-  const button = doc.createElement('button');
-  note.className = 'pl-refresh__note';
-  note.setAttribute('aria-live', 'polite');
-  button.type = 'button';
-  button.className = 'pl-refresh__toggle';
-  // The page's own words (i18n/script-words.ts).
-  const text = slot.dataset;
-  const render = () => {
-    note.textContent = paused ? text.paused : text.every;
-    button.textContent = paused ? text.resume : text.pause;
-  };
-  button.addEventListener('click', () => {
-    paused = !paused;
-    store(paused);
-    due = performance.now() + period;
+    });
+    doc.addEventListener('visibilitychange', schedule);
     render();
+    slot.append(note, ' ', button);
+    slot.hidden = false;
     schedule();
-  });
-  doc.addEventListener('visibilitychange', schedule);
-  render();
-  slot.append(note, ' ', button);
-  slot.hidden = false;
-  schedule();
+  };
+  requestAnimationFrame(() => setTimeout(() => {
+    refresh();
+    localize();
+  }));
 })();

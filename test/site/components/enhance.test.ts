@@ -101,6 +101,13 @@ function fakeTime(dateTime: string, textContent: string, relative = false, line:
   return time;
 }
 
+/** enhance.js with its first frame drawn: the refresh line is filled after it. */
+function runRefreshing(options: Parameters<typeof runEnhance>[0]) {
+  const page = runEnhance(options);
+  page.afterFirstFrame();
+  return page;
+}
+
 /** Runs enhance.js against a minimal fake document; timers are vitest's fake ones. */
 function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map<string, string>; times?: FakeTime[] }) {
   const storage = options.stored ?? new Map<string, string>();
@@ -113,6 +120,7 @@ function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map
   let focusInBar = false;
   let reloads = 0;
   const frames: (() => void)[] = [];
+  let storageReads = 0;
   const doc = {
     visibilityState: options.visible === false ? 'hidden' : 'visible',
     documentElement: { dataset: options.refresh === undefined ? {} : { refresh: options.refresh } },
@@ -140,7 +148,10 @@ function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map
     document: doc,
     location: { reload: () => (reloads += 1) },
     sessionStorage: {
-      getItem: (key: string) => storage.get(key) ?? null,
+      getItem: (key: string) => {
+        storageReads += 1;
+        return storage.get(key) ?? null;
+      },
       setItem: (key: string, value: string) => storage.set(key, value),
       removeItem: (key: string) => storage.delete(key),
     },
@@ -154,11 +165,13 @@ function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map
     Number,
     Math,
   });
-  const button = slot.children.find((node): node is FakeElement => typeof node === 'object' && node !== null && 'listeners' in node && (node as FakeElement).className === 'pl-refresh__toggle');
   return {
     times,
     slot,
-    button,
+    storageReads: () => storageReads,
+    get button() {
+      return slot.children.find((node): node is FakeElement => typeof node === 'object' && node !== null && 'listeners' in node && (node as FakeElement).className === 'pl-refresh__toggle');
+    },
     storage,
     reloads: () => reloads,
     setVisible(visible: boolean) {
@@ -216,14 +229,24 @@ describe('enhance.js behaviour', () => {
   });
 
   it('does nothing else without data-refresh: no toggle, no reload', () => {
-    const page = runEnhance({});
+    const page = runRefreshing({});
     expect(page.slot.hidden).toBe(true);
     vi.advanceTimersByTime(600_000);
     expect(page.reloads()).toBe(0);
   });
 
-  it('reloads every period while visible, behind a visible pause toggle', () => {
+  it('fills the refresh line only after the first frame: no session storage read before it', () => {
     const page = runEnhance({ refresh: '60' });
+    expect(page.slot.hidden).toBe(true);
+    expect(page.button).toBeUndefined();
+    expect(page.storageReads()).toBe(0);
+    page.afterFirstFrame();
+    expect(page.slot.hidden).toBe(false);
+    expect(page.storageReads()).toBe(1);
+  });
+
+  it('reloads every period while visible, behind a visible pause toggle', () => {
+    const page = runRefreshing({ refresh: '60' });
     expect(page.slot.hidden).toBe(false);
     expect(page.button?.textContent).toBe('Pause auto-refresh');
     expect(page.button?.type).toBe('button');
@@ -234,14 +257,14 @@ describe('enhance.js behaviour', () => {
   });
 
   it('stops reloading when paused, remembers it for the session, and resumes on demand', () => {
-    const page = runEnhance({ refresh: '60' });
+    const page = runRefreshing({ refresh: '60' });
     page.button?.listeners.click?.();
     expect(page.button?.textContent).toBe('Resume auto-refresh');
     vi.advanceTimersByTime(600_000);
     expect(page.reloads()).toBe(0);
     expect(page.storage.size).toBe(1);
 
-    const next = runEnhance({ refresh: '60', stored: page.storage });
+    const next = runRefreshing({ refresh: '60', stored: page.storage });
     expect(next.button?.textContent).toBe('Resume auto-refresh');
     next.button?.listeners.click?.();
     expect(next.storage.size).toBe(0);
@@ -250,7 +273,7 @@ describe('enhance.js behaviour', () => {
   });
 
   it('never reloads a hidden tab, and catches up as soon as it is visible again', () => {
-    const page = runEnhance({ refresh: '60', visible: false });
+    const page = runRefreshing({ refresh: '60', visible: false });
     vi.advanceTimersByTime(300_000);
     expect(page.reloads()).toBe(0);
     page.setVisible(true);
@@ -258,8 +281,18 @@ describe('enhance.js behaviour', () => {
     expect(page.reloads()).toBe(1);
   });
 
+  it('in a tab opened in the background (no frame drawn), reloads as soon as it is shown if the period has passed', () => {
+    const page = runEnhance({ refresh: '60', visible: false });
+    vi.advanceTimersByTime(300_000);
+    page.setVisible(true);
+    // Shown: the browser draws its first frame, and the refresh line counts from the load.
+    page.afterFirstFrame();
+    vi.advanceTimersByTime(1);
+    expect(page.reloads()).toBe(1);
+  });
+
   it('waits while a disclosure is open', () => {
-    const page = runEnhance({ refresh: '60' });
+    const page = runRefreshing({ refresh: '60' });
     page.openDetails(true);
     vi.advanceTimersByTime(120_000);
     expect(page.reloads()).toBe(0);
@@ -269,7 +302,7 @@ describe('enhance.js behaviour', () => {
   });
 
   it('waits while keyboard focus is on a day of an uptime bar', () => {
-    const page = runEnhance({ refresh: '60' });
+    const page = runRefreshing({ refresh: '60' });
     page.focusBar(true);
     vi.advanceTimersByTime(120_000);
     expect(page.reloads()).toBe(0);
@@ -279,7 +312,7 @@ describe('enhance.js behaviour', () => {
   });
 
   it('ignores refresh periods under 10 seconds', () => {
-    const page = runEnhance({ refresh: '2' });
+    const page = runRefreshing({ refresh: '2' });
     expect(page.slot.hidden).toBe(true);
     vi.advanceTimersByTime(60_000);
     expect(page.reloads()).toBe(0);
