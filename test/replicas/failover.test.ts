@@ -31,6 +31,9 @@ describe.runIf(replicaTestsRun())('the primary lost, the standby promoted', () =
   it('takes a subscription and an API write again within 10 s of the promotion, unattended', async () => {
     const page = await demoPage(set.api);
     await until(async () => (await postForm(set.url, 'before@example.com')).status === 200, 'a first subscription', 30_000);
+    // Each replica's subscriptions have their page snapshot (without one, a replica answers "starting
+    // up", and cannot get one while the database is gone: the embedded API reads it there too).
+    for (const replica of set.replicas) await until(async () => (await postForm(replica.url, 'before@example.com')).status === 200, 'every replica to take subscriptions', 30_000);
     // Replication is asynchronous: a primary killed before its last commit reached the standby
     // loses it (docs/storage.md). That is PostgreSQL's promise, not under test: wait for the replay.
     await until(async () => (await onStandby(['before@example.com'])).length === 1, 'the standby to replay the first subscription', 30_000);
