@@ -75,6 +75,14 @@ test.beforeAll(async () => {
   issuer = `http://127.0.0.1:${idpPort}`;
   const redirect = `${site.siteUrl}/_porchlight/private/staff/oidc/callback`;
   const client = (id: string) => ({ client_id: id, client_secret: 'a-client-secret-for-tests', redirect_uris: [redirect], grant_types: ['authorization_code'], response_types: ['code'] });
+  // A test identity provider: its development-mode warnings (in-memory adapter, dev interactions,
+  // default lifetimes) are expected here and would only clutter npm test's output.
+  for (const level of ['info', 'warn'] as const) {
+    const original = console[level].bind(console);
+    console[level] = (...args: unknown[]) => {
+      if (typeof args[0] !== 'string' || !args[0].startsWith('oidc-provider ')) original(...args);
+    };
+  }
   const provider = new Provider(issuer, {
     clients: ['good', 'replay', 'wrong-issuer', 'wrong-keys'].map(client),
     jwks: { keys: [signing] },
