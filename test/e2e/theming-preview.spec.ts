@@ -88,7 +88,7 @@ let consoleServer: Console | null = null;
 const storeDir = mkdtempSync(join(tmpdir(), 'porchlight-theming-preview-'));
 
 test.beforeAll(async ({ porchlight }) => {
-  const config = loadLauncherConfig({ ...process.env, STATUS_API_URL: porchlight.apiUrl, STATUS_API_KEY: porchlight.apiKey, CACHE_FRESH_SECONDS: '1', PUSH_POLL_SECONDS: '1', TZ: 'UTC' });
+  const config = loadLauncherConfig({ ...process.env, STATUS_API_URL: porchlight.apiUrl, STATUS_API_KEY: porchlight.apiKey, CACHE_FRESH_SECONDS: '1', PUSH_POLL_SECONDS: '1', TZ: 'UTC', CACHE_DIR: join(storeDir, 'cache') });
   // Before the site, as the launcher does, so that it hears the first snapshot; it mails nothing (no subscriber).
   subscriptions = await startSubscriptions({
     database: join(storeDir, 'subscribers.db'),
@@ -97,7 +97,16 @@ test.beforeAll(async ({ porchlight }) => {
     languages: config.languages,
     transport: { send: async () => ({ outcome: 'permanent' }), close: () => undefined },
   });
-  site = await startSiteThread(siteConfigOf(config.site, config.languages, { api: { url: porchlight.apiUrl, key: porchlight.apiKey }, subscriptions: true, subscribeFormOrigin: null, audiences: null }));
+  // The site thread copies the environment when it starts: a quiet one for it alone (its refresh
+  // every second would fill npm test's output), restored before anything else starts.
+  const level = process.env.LOG_LEVEL;
+  process.env.LOG_LEVEL = 'warn';
+  try {
+    site = await startSiteThread(siteConfigOf(config.site, config.languages, { api: { url: porchlight.apiUrl, key: porchlight.apiKey }, subscriptions: true, subscribeFormOrigin: null, audiences: null }));
+  } finally {
+    if (level === undefined) delete process.env.LOG_LEVEL;
+    else process.env.LOG_LEVEL = level;
+  }
   consoleServer = await startConsole(site.origin, subscriptions);
 });
 
