@@ -8,7 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
+import AxeBuilder from '@axe-core/playwright';
 import { test, expect } from '@playwright/test';
+import { ar } from '../../src/site/i18n/messages/ar.ts';
 import { apiFor, demoPage } from './support/api.ts';
 import { freePort } from '../../bench/lib/free-port.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
@@ -18,6 +20,7 @@ import { linkIn, startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 test.describe.configure({ mode: 'serial' });
 test.use({ javaScriptEnabled: false, viewport: { width: 375, height: 740 }, locale: 'en-GB' });
 
+const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 const PASSWORD = 'a long enough passphrase';
 const VISITOR = 'visitor@example.com';
 let sink: SmtpSink;
@@ -120,3 +123,47 @@ test('a new incident\'s preview shows the subscribers\' e-mail and the link card
     await api.close();
   }
 });
+
+for (const { name, scheme, locale } of [
+  { name: 'light', scheme: 'light', locale: 'en-GB' },
+  { name: 'dark', scheme: 'dark', locale: 'en-GB' },
+  { name: 'right-to-left (Arabic)', scheme: 'light', locale: 'ar' },
+] as const) {
+  test(`axe finds no violation on the preview with its e-mail and card (${name})`, async ({ browser }) => {
+    test.setTimeout(90_000);
+    // axe runs as a script: JavaScript on here, and the console's CSP bypassed for its injection.
+    const context = await browser.newContext({ javaScriptEnabled: true, bypassCSP: true, viewport: { width: 375, height: 740 }, locale, colorScheme: scheme });
+    const page = await context.newPage();
+    const t = (key: keyof typeof ar, english: string): string => {
+      if (locale !== 'ar') return english;
+      const said = ar[key];
+      if (typeof said !== 'string') throw new Error(`${key} is not a plain text`);
+      return said;
+    };
+    try {
+      // The operator set up by the first test.
+      await page.goto(`${origin}/_porchlight/console/sign-in`);
+      await page.getByLabel(t('console.email', 'E-mail address')).fill('ada@example.com');
+      await page.getByLabel(t('console.password', 'Password')).fill(PASSWORD);
+      await page.getByRole('button', { name: t('console.signIn', 'Sign in'), exact: true }).click();
+      await expect(page.locator('h1')).toHaveText(t('console.navHome', 'Overview'));
+      const api = apiFor(site);
+      try {
+        const incident = (await api.incidents.list()).data.find((i) => i.status !== 'resolved');
+        if (!incident) throw new Error('the first test left no open incident');
+        await page.goto(`${origin}/_porchlight/console/incidents/${incident.id}`);
+      } finally {
+        await api.close();
+      }
+      await page.getByLabel(t('console.message', 'Message')).fill('Still looking.');
+      await page.getByRole('button', { name: t('console.preview', 'Preview') }).click();
+      await expect(page.getByRole('region', { name: t('console.mailPreviewHeading', 'What the e-mail to subscribers will say') })).toBeVisible();
+      await expect(page.getByRole('region', { name: t('console.cardPreviewHeading', 'What a pasted link will show') })).toBeVisible();
+      if (locale === 'ar') await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+      const results = await new AxeBuilder({ page }).withTags(WCAG_AA).analyze();
+      expect(results.violations.map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+}
