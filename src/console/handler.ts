@@ -33,6 +33,9 @@ import { OperatorExistsError, type ConsoleStore, type Operator } from './store.t
 import { CONSOLE_CSS_HASH } from './style.ts';
 import * as views from './views.ts';
 import { createThemingScreen, type ThemingAnswer } from './theming-screen.ts';
+import { html, type Html } from './html.ts';
+import { outgoingPreview, type OutgoingDraft } from './outgoing-preview.ts';
+import { outgoingBox } from './outgoing-view.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
 /** The theming form alone carries up to 50 KB of CSS and 2 × 10 KB of HTML, percent-encoded. */
@@ -240,6 +243,13 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     return all;
   }
 
+  /** The mail and the link card the draft will make (outgoing-preview.ts), from the API's data as it is now. */
+  async function outgoing(req: Request, draft: OutgoingDraft, existing: Incident | null, monitorList: readonly Monitor[]): Promise<Html> {
+    const [organization, pages] = await Promise.all([client.organization.get(), collect(client.statusPages.listAll())]);
+    const links = options.publicUrl ? { origin: options.publicUrl.origin, configured: true } : { origin: req.origin, configured: false };
+    return outgoingBox(req.i18n, outgoingPreview({ organization, pages, monitors: monitorList, draft, existing, links, i18n: pageI18n, now: new Date(now()) }));
+  }
+
   async function incidentForm(req: Request, signed: Signed, draftIn: views.IncidentDraft | null, preview: boolean, problem: string | null, status: number): Promise<Answer> {
     const templates = await listTemplates(options.templatesDir);
     const monitorList = await monitors();
@@ -264,7 +274,8 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
       }
     }
     draft ??= { template: null, title: '', severity: 'minor', status: 'investigating', message: '', monitorIds: [], vars: new Map() };
-    const box = preview ? views.previewBox(ctxOf(req, signed), pageI18n, filledDraft(draft), monitorList.filter((m) => draft.monitorIds.includes(m.id)).map((m) => m.name)) : null;
+    const filled = preview ? filledDraft(draft) : null;
+    const box = filled ? html`${views.previewBox(ctxOf(req, signed), pageI18n, filled, monitorList.filter((m) => draft.monitorIds.includes(m.id)).map((m) => m.name))}${await outgoing(req, filled, null, monitorList)}` : null;
     return new Answer(status, views.incidentFormView(ctxOf(req, signed), templates, draft, placeholders, monitorList, box, problem));
   }
 
@@ -330,7 +341,8 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     const draft = { status: status ?? incident.status, message: text };
     if (!status || !text.trim()) return new Answer(400, views.incidentView(ctx, incident, draft, null, req.i18n.t('console.missingFields')));
     if (req.form.get('intent') !== 'publish') {
-      const box = views.previewBox(ctx, pageI18n, { title: incident.title, severity: incident.severity, status, message: text }, incident.monitors.map(({ monitor }) => monitor.name));
+      const next = { title: incident.title, severity: incident.severity, status, message: text };
+      const box = html`${views.previewBox(ctx, pageI18n, next, incident.monitors.map(({ monitor }) => monitor.name))}${await outgoing(req, { ...next, monitorIds: incident.monitors.map(({ monitor }) => monitor.id) }, incident, await monitors())}`;
       return new Answer(200, views.incidentView(ctx, incident, draft, box, null));
     }
     try {

@@ -28,6 +28,7 @@ button{font:inherit;min-height:44px;padding:8px 16px;border-radius:6px;border:1p
 button.quiet{background:transparent;color:var(--accent)}
 .problem{color:var(--bad);font-weight:600}
 .preview{border:2px dashed var(--line);border-radius:6px;padding:12px;background:var(--box)}
+.preview pre{white-space:pre-wrap;overflow-wrap:anywhere;font:inherit;margin:0}.card-preview{margin:0}
 ul.items{padding:0;list-style:none}ul.items li{border-block-end:1px solid var(--line);padding:8px 0}
 table{border-collapse:collapse;width:100%;font-size:14px}th,td{border-block-end:1px solid var(--line);padding:6px;text-align:start;vertical-align:top;overflow-wrap:anywhere}
 .muted{color:var(--muted)}
