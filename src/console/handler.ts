@@ -31,6 +31,10 @@ import { isRole, may, type Permission } from './roles.ts';
 import { OperatorExistsError, type ConsoleStore, type Operator } from './store.ts';
 import { CONSOLE_CSS_HASH } from './style.ts';
 import * as views from './views.ts';
+import { monitorsScreen } from './monitors-screen.ts';
+import { operatorAuditValue, operatorRowActions, requestedChange } from './operators-screen.ts';
+import { pagesScreen } from './pages-screen.ts';
+import type { ScreenAnswer, ScreenTools } from './screen.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
 /** Over HTTPS `__Host-pl-console` (Path=/, as the prefix demands); on loopback HTTP Path is the console's. */
@@ -396,24 +400,54 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
 
   async function operators(req: Request, signed: Signed): Promise<Answer> {
     const ctx = ctxOf(req, signed);
-    if (req.method === 'GET') return new Answer(200, views.operatorsView(ctx, await store.operators(), null, null));
+    const rows = (operator: Operator) => operatorRowActions(ctx, operator);
+    if (req.method === 'GET') return new Answer(200, views.operatorsView(ctx, await store.operators(), null, null, rows));
     const email = parseEmailAddress(req.form.get('email'));
     const role = req.form.get('role');
-    if (!email || !isRole(role)) return new Answer(400, views.operatorsView(ctx, await store.operators(), null, req.i18n.t('console.missingFields')));
+    if (!email || !isRole(role)) return new Answer(400, views.operatorsView(ctx, await store.operators(), null, req.i18n.t('console.missingFields'), rows));
     try {
       const { operator, setupToken } = await store.addOperator(email.address, role, now());
       await audit(signed, 'operator.add', operator.id, null, { email: operator.email, role });
       // Shown once, on this answer to the admin's POST (no-store); only its hash is kept.
-      return new Answer(200, views.operatorsView(ctx, await store.operators(), { email: operator.email, link: `${req.origin}${CONSOLE_PATH}setup?t=${setupToken}` }, null));
+      return new Answer(200, views.operatorsView(ctx, await store.operators(), { email: operator.email, link: `${req.origin}${CONSOLE_PATH}setup?t=${setupToken}` }, null, rows));
     } catch (error) {
       if (!(error instanceof OperatorExistsError)) throw error;
-      return new Answer(409, views.operatorsView(ctx, await store.operators(), null, req.i18n.t('console.problem', { reason: email.address })));
+      return new Answer(409, views.operatorsView(ctx, await store.operators(), null, req.i18n.t('console.problem', { reason: email.address }), rows));
     }
+  }
+
+  /** POST operators/ID/role or operators/ID/remove (admin): audited; a removed operator's sessions end. */
+  async function changeOperator(req: Request, signed: Signed, id: string, action: string): Promise<Answer> {
+    const change = requestedChange(action, req.form);
+    if (!change || req.method !== 'POST') return notFound(req, signed);
+    const result = await store.changeOperator(id, change, now());
+    if (!result.ok) {
+      if (result.refusal === 'not-found') return notFound(req, signed);
+      const ctx = ctxOf(req, signed);
+      return new Answer(409, views.operatorsView(ctx, await store.operators(), null, req.i18n.t('console.lastAdmin'), (operator) => operatorRowActions(ctx, operator)));
+    }
+    if (change.kind === 'remove') await sessions.revokeAll({ kind: OPERATOR, id }, now());
+    await audit(signed, change.kind === 'remove' ? 'operator.remove' : 'operator.role', id, operatorAuditValue(result.before), operatorAuditValue(result.after));
+    return redirect(id === signed.operator.id && change.kind === 'remove' ? 'sign-in' : 'operators');
+  }
+
+  const tools: ScreenTools = {
+    client,
+    audit: async () => undefined,
+    publicHostName: options.publicUrl?.hostname ?? null,
+  };
+
+  /** A screen kept in its own module, given the signed-in request; its answer made an Answer. */
+  async function screen(req: Request, signed: Signed, run: (tools: ScreenTools, request: Parameters<typeof monitorsScreen>[1]) => Promise<ScreenAnswer>): Promise<Answer> {
+    const answer = await run({ ...tools, audit: (action, target, before, after) => audit(signed, action, target, before, after) }, { method: req.method, form: req.form, ctx: ctxOf(req, signed), role: signed.operator.role });
+    if ('redirect' in answer) return redirect(answer.redirect);
+    if ('refused' in answer) return answer.refused === 'forbidden' ? forbidden(req, signed) : notFound(req, signed);
+    return new Answer(answer.status, answer.body);
   }
 
   /** What a signed-in route needs. */
   function permissionOf(method: 'GET' | 'POST', path: string): Permission {
-    if (path === 'operators') return 'operators';
+    if (path === 'operators' || path.startsWith('operators/')) return 'operators';
     if (path === 'branding') return 'branding';
     if (method === 'GET' && path !== 'incidents/new' && path !== 'maintenance/new') return 'read';
     return 'incidents';
@@ -447,6 +481,14 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     if (path === 'maintenance' && method === 'POST') return maintenance(req, signed, null, false);
     if (path === 'branding') return branding(req, signed);
     if (path === 'operators') return operators(req, signed);
+    const operatorChange = /^operators\/([A-Za-z0-9_-]{1,100})\/(role|remove)$/.exec(path);
+    if (operatorChange?.[1] && operatorChange[2]) return changeOperator(req, signed, operatorChange[1], operatorChange[2]);
+    if (path === 'monitors') return screen(req, signed, (t, r) => monitorsScreen(t, r, null));
+    const monitor = /^monitors\/([A-Za-z0-9_-]{1,100})$/.exec(path);
+    if (monitor?.[1] && method === 'POST') return screen(req, signed, (t, r) => monitorsScreen(t, r, monitor[1] ?? null));
+    if (path === 'pages') return screen(req, signed, (t, r) => pagesScreen(t, r, null, 'settings'));
+    const statusPage = /^pages\/([A-Za-z0-9_-]{1,100})(\/monitors)?$/.exec(path);
+    if (statusPage?.[1] && (method === 'POST' || !statusPage[2])) return screen(req, signed, (t, r) => pagesScreen(t, r, statusPage[1] ?? null, statusPage[2] ? 'monitors' : 'settings'));
     if (path === 'audit' && method === 'GET') return new Answer(200, views.auditView(ctxOf(req, signed), await store.audit(200)));
     const incident = /^incidents\/([A-Za-z0-9_-]{1,100})$/.exec(path);
     if (incident?.[1]) return incidentPage(req, signed, incident[1]);
