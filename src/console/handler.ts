@@ -35,6 +35,8 @@ import { monitorsScreen } from './monitors-screen.ts';
 import { operatorAuditValue, operatorRowActions, requestedChange } from './operators-screen.ts';
 import { pagesScreen } from './pages-screen.ts';
 import type { ScreenAnswer, ScreenTools } from './screen.ts';
+import { subscribersScreen } from './subscribers-screen.ts';
+import type { SubscriberStore } from '../subscribers/store.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
 /** Over HTTPS `__Host-pl-console` (Path=/, as the prefix demands); on loopback HTTP Path is the console's. */
@@ -56,6 +58,8 @@ export interface ConsoleOptions extends GateSettings {
   passwordCost?: ScryptCost;
   /** The client's address (TRUSTED_PROXIES' X-Forwarded-For, else the connection's), for the gate's loopback rule and the sign-in throttle. */
   clientAddress?: ClientAddressOf;
+  /** The subscribers' store on this thread (as the CLI opens it), or null when there is none. */
+  subscribers?: () => Promise<SubscriberStore | null>;
 }
 
 export interface ConsoleHandler {
@@ -80,6 +84,8 @@ class Answer {
   location: string | null;
   cookies: string[] = [];
   retryAfter: number | null = null;
+  /** A CSV download of this name instead of a page. */
+  download: string | null = null;
   constructor(status: number, body: string, location: string | null = null) {
     this.status = status;
     this.body = body;
@@ -130,7 +136,8 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     const body = Buffer.from(answer.body);
     response.writeHead(answer.status, {
       ...SECURITY_HEADERS,
-      'content-type': 'text/html; charset=utf-8',
+      'content-type': answer.download ? 'text/csv; charset=utf-8' : 'text/html; charset=utf-8',
+      ...(answer.download ? { 'content-disposition': `attachment; filename="${answer.download.replace(/[^A-Za-z0-9._-]/g, '_')}"` } : {}),
       'content-length': String(body.length),
       ...(answer.location ? { location: answer.location } : {}),
       ...(answer.retryAfter !== null ? { 'retry-after': String(answer.retryAfter) } : {}),
@@ -442,7 +449,9 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     const answer = await run({ ...tools, audit: (action, target, before, after) => audit(signed, action, target, before, after) }, { method: req.method, form: req.form, ctx: ctxOf(req, signed), role: signed.operator.role });
     if ('redirect' in answer) return redirect(answer.redirect);
     if ('refused' in answer) return answer.refused === 'forbidden' ? forbidden(req, signed) : notFound(req, signed);
-    return new Answer(answer.status, answer.body);
+    const made = new Answer(answer.status, answer.body);
+    made.download = answer.download ?? null;
+    return made;
   }
 
   /** What a signed-in route needs. */
@@ -486,6 +495,12 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     if (path === 'monitors') return screen(req, signed, (t, r) => monitorsScreen(t, r, null));
     const monitor = /^monitors\/([A-Za-z0-9_-]{1,100})$/.exec(path);
     if (monitor?.[1] && method === 'POST') return screen(req, signed, (t, r) => monitorsScreen(t, r, monitor[1] ?? null));
+    if (path === 'subscribers' || path === 'subscribers/export' || path === 'subscribers/remove') {
+      const part = path === 'subscribers' ? 'list' : path === 'subscribers/export' ? 'export' : 'remove';
+      if ((part === 'remove') !== (method === 'POST')) return notFound(req, signed);
+      const subscriberStore = options.subscribers ? await options.subscribers() : null;
+      return screen(req, signed, (t, r) => subscribersScreen(t, r, subscriberStore, part, req.query));
+    }
     if (path === 'pages') return screen(req, signed, (t, r) => pagesScreen(t, r, null, 'settings'));
     const statusPage = /^pages\/([A-Za-z0-9_-]{1,100})(\/monitors)?$/.exec(path);
     if (statusPage?.[1] && (method === 'POST' || !statusPage[2])) return screen(req, signed, (t, r) => pagesScreen(t, r, statusPage[1] ?? null, statusPage[2] ? 'monitors' : 'settings'));

@@ -14,7 +14,8 @@ export interface ScreenRequest {
   role: Role;
 }
 
-export type ScreenAnswer = { status: number; body: string } | { redirect: string } | { refused: 'forbidden' | 'not-found' };
+/** `download`: a CSV file of that name instead of a page. */
+export type ScreenAnswer = { status: number; body: string; download?: string } | { redirect: string } | { refused: 'forbidden' | 'not-found' };
 
 export interface ScreenTools {
   client: ApiClient;

@@ -36,6 +36,7 @@ export function layout(ctx: ViewContext, title: string, body: Html): string {
 <li><a href="${at('operators')}">${i18n.t('console.navOperators')}</a></li>
 <li><a href="${at('pages')}">${i18n.t('console.navPages')}</a></li>
 <li><a href="${at('monitors')}">${i18n.t('console.navMonitors')}</a></li>
+<li><a href="${at('subscribers')}">${i18n.t('console.navSubscribers')}</a></li>
 </ul></nav>
 <p>${i18n.t('console.signedInAs', { email: operator.email, role: roleLabel(i18n, operator.role) })}</p>
 <form class="inline" method="post" action="${at('sign-out')}">${csrfField(ctx)}<button class="quiet" type="submit">${i18n.t('console.signOut')}</button></form>

@@ -105,6 +105,13 @@ export const ar: Catalog = {
   'console.moveDown': 'نقل للأسفل',
   'console.unlink': 'إزالة من الصفحة',
   'console.linkMonitor': 'إضافة مراقِب',
+  'console.navSubscribers': 'المشتركون',
+  'console.confirmed': 'مؤكَّدون',
+  'console.waiting': 'بانتظار التأكيد',
+  'console.exportCsv': 'تصدير العناوين المؤكَّدة (CSV)',
+  'console.removeSubscriber': 'إزالة مشترك',
+  'console.subscriberNotFound': 'لا يوجد مشترك بهذا العنوان في هذه الصفحة.',
+  'console.subscriberRemoved': 'تمت إزالة {email}.',
 
   'overall.operational': 'جميع الأنظمة تعمل بشكل طبيعي',
   'overall.degraded': 'أداء متدهور',

@@ -105,6 +105,13 @@ export const de: Catalog = {
   'console.moveDown': 'Nach unten',
   'console.unlink': 'Von der Seite entfernen',
   'console.linkMonitor': 'Monitor hinzufügen',
+  'console.navSubscribers': 'Abonnenten',
+  'console.confirmed': 'Bestätigt',
+  'console.waiting': 'Warten auf Bestätigung',
+  'console.exportCsv': 'Bestätigte Adressen exportieren (CSV)',
+  'console.removeSubscriber': 'Abonnenten entfernen',
+  'console.subscriberNotFound': 'Kein Abonnent mit dieser Adresse auf dieser Seite.',
+  'console.subscriberRemoved': '{email} wurde entfernt.',
 
   'overall.operational': 'Alle Systeme betriebsbereit',
   'overall.degraded': 'Beeinträchtigte Leistung',

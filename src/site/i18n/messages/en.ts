@@ -108,6 +108,13 @@ export const en = {
   'console.moveDown': 'Move down',
   'console.unlink': 'Remove from the page',
   'console.linkMonitor': 'Add a monitor',
+  'console.navSubscribers': 'Subscribers',
+  'console.confirmed': 'Confirmed',
+  'console.waiting': 'Waiting for confirmation',
+  'console.exportCsv': 'Export confirmed addresses (CSV)',
+  'console.removeSubscriber': 'Remove a subscriber',
+  'console.subscriberNotFound': 'No subscriber with that address on that page.',
+  'console.subscriberRemoved': '{email} was removed.',
 
   'overall.operational': 'All systems operational',
   'overall.degraded': 'Degraded performance',

@@ -105,6 +105,13 @@ export const es: Catalog = {
   'console.moveDown': 'Bajar',
   'console.unlink': 'Quitar de la página',
   'console.linkMonitor': 'Añadir un monitor',
+  'console.navSubscribers': 'Suscriptores',
+  'console.confirmed': 'Confirmados',
+  'console.waiting': 'Esperando confirmación',
+  'console.exportCsv': 'Exportar direcciones confirmadas (CSV)',
+  'console.removeSubscriber': 'Quitar un suscriptor',
+  'console.subscriberNotFound': 'No hay ningún suscriptor con esa dirección en esa página.',
+  'console.subscriberRemoved': 'Se quitó {email}.',
 
   'overall.operational': 'Todos los sistemas operativos',
   'overall.degraded': 'Rendimiento degradado',

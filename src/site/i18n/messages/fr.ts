@@ -105,6 +105,13 @@ export const fr: Catalog = {
   'console.moveDown': 'Descendre',
   'console.unlink': 'Retirer de la page',
   'console.linkMonitor': 'Ajouter une sonde',
+  'console.navSubscribers': 'Abonnés',
+  'console.confirmed': 'Confirmés',
+  'console.waiting': 'En attente de confirmation',
+  'console.exportCsv': 'Exporter les adresses confirmées (CSV)',
+  'console.removeSubscriber': 'Retirer un abonné',
+  'console.subscriberNotFound': 'Aucun abonné avec cette adresse sur cette page.',
+  'console.subscriberRemoved': '{email} a été retiré.',
 
   'overall.operational': 'Tous les systèmes sont opérationnels',
   'overall.degraded': 'Performances dégradées',

@@ -105,6 +105,13 @@ export const it: Catalog = {
   'console.moveDown': 'Sposta giù',
   'console.unlink': 'Togli dalla pagina',
   'console.linkMonitor': 'Aggiungi un monitor',
+  'console.navSubscribers': 'Iscritti',
+  'console.confirmed': 'Confermati',
+  'console.waiting': 'In attesa di conferma',
+  'console.exportCsv': 'Esporta gli indirizzi confermati (CSV)',
+  'console.removeSubscriber': 'Rimuovi un iscritto',
+  'console.subscriberNotFound': 'Nessun iscritto con questo indirizzo su questa pagina.',
+  'console.subscriberRemoved': '{email} è stato rimosso.',
 
   'overall.operational': 'Tutti i sistemi operativi',
   'overall.degraded': 'Prestazioni ridotte',

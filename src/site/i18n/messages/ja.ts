@@ -105,6 +105,13 @@ export const ja: Catalog = {
   'console.moveDown': '下へ',
   'console.unlink': 'ページから外す',
   'console.linkMonitor': 'モニターを追加',
+  'console.navSubscribers': '購読者',
+  'console.confirmed': '確認済み',
+  'console.waiting': '確認待ち',
+  'console.exportCsv': '確認済みのアドレスをエクスポート（CSV）',
+  'console.removeSubscriber': '購読者を削除',
+  'console.subscriberNotFound': 'このページにそのアドレスの購読者はいません。',
+  'console.subscriberRemoved': '{email} を削除しました。',
 
   'overall.operational': 'すべてのシステムが正常に稼働しています',
   'overall.degraded': 'パフォーマンス低下',

@@ -105,6 +105,13 @@ export const ko: Catalog = {
   'console.moveDown': '아래로',
   'console.unlink': '페이지에서 빼기',
   'console.linkMonitor': '모니터 추가',
+  'console.navSubscribers': '구독자',
+  'console.confirmed': '확인됨',
+  'console.waiting': '확인 대기 중',
+  'console.exportCsv': '확인된 주소 내보내기(CSV)',
+  'console.removeSubscriber': '구독자 삭제',
+  'console.subscriberNotFound': '이 페이지에 해당 주소의 구독자가 없습니다.',
+  'console.subscriberRemoved': '{email}을(를) 삭제했습니다.',
 
   'overall.operational': '모든 시스템 정상 작동',
   'overall.degraded': '성능 저하',

@@ -105,6 +105,13 @@ export const nl: Catalog = {
   'console.moveDown': 'Omlaag',
   'console.unlink': 'Van de pagina halen',
   'console.linkMonitor': 'Een monitor toevoegen',
+  'console.navSubscribers': 'Abonnees',
+  'console.confirmed': 'Bevestigd',
+  'console.waiting': 'Wacht op bevestiging',
+  'console.exportCsv': 'Bevestigde adressen exporteren (CSV)',
+  'console.removeSubscriber': 'Een abonnee verwijderen',
+  'console.subscriberNotFound': 'Geen abonnee met dat adres op die pagina.',
+  'console.subscriberRemoved': '{email} is verwijderd.',
 
   'overall.operational': 'Alle systemen operationeel',
   'overall.degraded': 'Verminderde prestaties',

@@ -105,6 +105,13 @@ export const pl: Catalog = {
   'console.moveDown': 'W dół',
   'console.unlink': 'Usuń ze strony',
   'console.linkMonitor': 'Dodaj monitor',
+  'console.navSubscribers': 'Subskrybenci',
+  'console.confirmed': 'Potwierdzeni',
+  'console.waiting': 'Czekają na potwierdzenie',
+  'console.exportCsv': 'Eksportuj potwierdzone adresy (CSV)',
+  'console.removeSubscriber': 'Usuń subskrybenta',
+  'console.subscriberNotFound': 'Brak subskrybenta z tym adresem na tej stronie.',
+  'console.subscriberRemoved': 'Usunięto {email}.',
 
   'overall.operational': 'Wszystkie systemy działają',
   'overall.degraded': 'Obniżona wydajność',

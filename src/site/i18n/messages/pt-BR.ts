@@ -105,6 +105,13 @@ export const ptBR: Catalog = {
   'console.moveDown': 'Descer',
   'console.unlink': 'Tirar da página',
   'console.linkMonitor': 'Adicionar um monitor',
+  'console.navSubscribers': 'Assinantes',
+  'console.confirmed': 'Confirmados',
+  'console.waiting': 'Aguardando confirmação',
+  'console.exportCsv': 'Exportar endereços confirmados (CSV)',
+  'console.removeSubscriber': 'Remover um assinante',
+  'console.subscriberNotFound': 'Nenhum assinante com esse endereço nessa página.',
+  'console.subscriberRemoved': '{email} foi removido.',
 
   'overall.operational': 'Todos os sistemas operacionais',
   'overall.degraded': 'Desempenho degradado',

@@ -105,6 +105,13 @@ export const zhCN: Catalog = {
   'console.moveDown': '下移',
   'console.unlink': '从页面移除',
   'console.linkMonitor': '添加监控',
+  'console.navSubscribers': '订阅者',
+  'console.confirmed': '已确认',
+  'console.waiting': '等待确认',
+  'console.exportCsv': '导出已确认的地址（CSV）',
+  'console.removeSubscriber': '移除订阅者',
+  'console.subscriberNotFound': '此页面上没有该地址的订阅者。',
+  'console.subscriberRemoved': '已移除 {email}。',
 
   'overall.operational': '所有系统运行正常',
   'overall.degraded': '性能下降',
