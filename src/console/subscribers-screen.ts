@@ -63,7 +63,7 @@ export async function subscribersScreen(tools: ScreenTools, req: ScreenRequest, 
   const isAdmin = may(req.role, 'operators');
   const all = store ? await store.list() : [];
   const pages = await collect(tools.client.statusPages.listAll());
-  const show = (status: number, notice: string | null, problem: string | null) => page(status, subscribersView(req.ctx, pages, countsByPage(all), isAdmin, notice, problem));
+  const show = (status: number, notice: string | null, problem: string | null, list = all) => page(status, subscribersView(req.ctx, pages, countsByPage(list), isAdmin, notice, problem));
   if (part === 'list') return show(200, null, null);
   if (!isAdmin) return { refused: 'forbidden' };
   if (part === 'export') {
@@ -80,5 +80,5 @@ export async function subscribersScreen(tools: ScreenTools, req: ScreenRequest, 
   for (const s of found) {
     if (await store.remove(s.id)) await tools.audit('subscriber.remove', s.id, { email: s.email, pageId: s.pageId, state: s.state }, null);
   }
-  return show(200, req.ctx.i18n.t('console.subscriberRemoved', { email: email.address }), null);
+  return show(200, req.ctx.i18n.t('console.subscriberRemoved', { email: email.address }), null, await store.list());
 }

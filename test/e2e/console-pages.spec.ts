@@ -4,7 +4,7 @@
  * an admin creates a page and it answers on the public site within 2 s; a page's monitors are
  * reordered with plain-form buttons; an editor pauses a monitor but cannot remove an operator
  * (403, nothing written); the last admin is kept; the CLI's `operator role|remove` are audited
- * with values before and after; axe on the new screens in light, dark and right-to-left.
+ * with values before and after; subscriber counts, the CSV export and a removal; axe on the new screens in light, dark and right-to-left.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,8 @@ import { startPorchlightProcess, type PorchlightProcess } from './support/porchl
 import { runPorchlight } from './support/porchlight-cli.ts';
 import { ar } from '../../src/site/i18n/messages/ar.ts';
 import { DEMO_ADMIN } from '../../src/server/console-setup.ts';
+import { SubscriberStore } from '../../src/subscribers/store.ts';
+import { parseEmailAddress } from '../../src/subscribers/email-address.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ javaScriptEnabled: false, viewport: { width: 375, height: 740 }, locale: 'en-GB' });
@@ -195,12 +197,45 @@ test('an editor cannot remove an operator (403, nothing written); an admin chang
   expect(cliTrail[1]).toMatchObject({ actor: expect.stringMatching(/^cli:/), action: 'operator.role', before: { role: 'responder' }, after: { role: 'admin' } });
 });
 
+test('an admin sees subscriber counts, downloads a page\'s confirmed addresses and removes one address', async ({ page }) => {
+  const api = apiFor(site);
+  const store = await SubscriberStore.open(join(dir, 'subscribers.db'));
+  try {
+    const acme = await demoPage(api);
+    for (const address of ['kim@example.com', 'lee@example.com', 'pat@example.com']) {
+      const made = await store.subscribe(acme.id, parseEmailAddress(address)!, [], Date.now());
+      if (address !== 'pat@example.com') await store.confirm(made!.token, Date.now());
+    }
+    await signIn(page, 'eve@example.com');
+    await page.getByRole('link', { name: 'Subscribers', exact: true }).click();
+    const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: acme.name, exact: true }) });
+    await expect(row.getByRole('cell')).toHaveText([acme.name, '2', '1', 'Export confirmed addresses (CSV)']);
+    const csv = await page.request.get(`${console_}subscribers/export?page=${acme.id}`);
+    expect(csv.headers()['content-type']).toContain('text/csv');
+    expect(csv.headers()['cache-control']).toBe('no-store');
+    const lines = (await csv.text()).trim().split('\r\n');
+    expect(lines.map((line) => line.split(',')[0]).sort()).toEqual(['email', 'kim@example.com', 'lee@example.com']);
+
+    await page.getByLabel('Page', { exact: true }).selectOption(acme.id);
+    await page.getByLabel('E-mail address').fill('kim@example.com');
+    await page.getByRole('button', { name: 'Remove a subscriber' }).click();
+    await expect(page.getByRole('status')).toHaveText('kim@example.com was removed.');
+    await expect(row.getByRole('cell').nth(1)).toHaveText('1');
+    expect((await store.find('kim@example.com')).length).toBe(0);
+    expect((await auditTrail()).find((e) => e.action === 'subscriber.remove')).toMatchObject({ actor: expect.stringContaining('eve@example.com'), before: { email: 'kim@example.com', pageId: acme.id, state: 'confirmed' }, after: null });
+
+  } finally {
+    await store.close();
+    await api.close();
+  }
+});
+
 for (const { name, scheme, locale } of [
   { name: 'light', scheme: 'light', locale: 'en-GB' },
   { name: 'dark', scheme: 'dark', locale: 'en-GB' },
   { name: 'right-to-left (Arabic)', scheme: 'light', locale: 'ar' },
 ] as const) {
-  test(`axe finds no violation on the pages, page, monitors and operators screens (${name})`, async ({ browser }) => {
+  test(`axe finds no violation on the pages, page, monitors, operators and subscribers screens (${name})`, async ({ browser }) => {
     test.setTimeout(120_000);
     const context = await browser.newContext({ javaScriptEnabled: true, bypassCSP: true, viewport: { width: 375, height: 740 }, locale, colorScheme: scheme });
     const page = await context.newPage();
@@ -212,7 +247,7 @@ for (const { name, scheme, locale } of [
       await page.getByLabel(locale === 'ar' ? ar['console.password'] : 'Password').fill(PASSWORD);
       await page.getByRole('button', { name: locale === 'ar' ? ar['console.signIn'] : 'Sign in', exact: true }).click();
       await expect(page.locator('h1')).toHaveText(locale === 'ar' ? ar['console.navHome'] : 'Overview');
-      for (const path of ['pages', `pages/${(await demoPage(api)).id}`, 'monitors', 'operators']) {
+      for (const path of ['pages', `pages/${(await demoPage(api)).id}`, 'monitors', 'operators', 'subscribers']) {
         await page.goto(`${console_}${path}`);
         if (locale === 'ar') await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
         const results = await new AxeBuilder({ page }).withTags(WCAG_AA).analyze();
