@@ -120,7 +120,7 @@ test('an admin creates a page and it answers on the public site within 2 s; its 
   }
 });
 
-test('an editor pauses and resumes a monitor; a viewer sees the states but cannot', async ({ page }) => {
+test('an editor pauses and resumes a monitor, and the CLI\'s pause is audited with a before value; a viewer sees the states but cannot', async ({ page }) => {
   const api = apiFor(site);
   try {
     const monitor = (await api.monitors.list()).data.find((m) => m.active !== false)!;
@@ -142,6 +142,12 @@ test('an editor pauses and resumes a monitor; a viewer sees the states but canno
     await row.getByRole('button', { name: 'Resume' }).click();
     await expect(row.getByRole('button', { name: 'Pause' })).toBeVisible();
     expect((await api.monitors.get(monitor.id)).active).toBe(true);
+
+    // The CLI's pause is audited with the monitor before the change too.
+    const paused = await runPorchlight(['monitor', 'pause', monitor.id], { ...cliEnv(), STATUS_API_URL: site.apiUrl, STATUS_API_KEY: site.apiKey });
+    expect(paused.code).toBe(0);
+    expect((await auditTrail())[0]).toMatchObject({ actor: expect.stringMatching(/^cli:/), action: 'monitor.pause', target: monitor.id, before: { id: monitor.id, status: expect.not.stringMatching(/^paused$/) }, after: { id: monitor.id, status: 'paused' } });
+    expect((await runPorchlight(['monitor', 'resume', monitor.id], { ...cliEnv(), STATUS_API_URL: site.apiUrl, STATUS_API_KEY: site.apiKey })).code).toBe(0);
   } finally {
     await api.close();
   }
