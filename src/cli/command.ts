@@ -61,6 +61,8 @@ export interface ApiCommand extends CommandDescription {
   needs?: 'api';
   /** A change: recorded in the console's audit trail (see run.ts). */
   audit?: boolean;
+  /** The audited resource as it is before the change (same shape as the output's json), read before `run`. */
+  auditBefore?: (client: ApiClient, target: string, now: Date) => Promise<unknown>;
   run(context: CommandContext, input: CommandInput): Promise<Output>;
 }
 

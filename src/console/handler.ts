@@ -36,6 +36,12 @@ import { createThemingScreen, type ThemingAnswer } from './theming-screen.ts';
 import { html, type Html } from './html.ts';
 import { outgoingPreview, type OutgoingDraft } from './outgoing-preview.ts';
 import { outgoingBox } from './outgoing-view.ts';
+import { monitorsScreen } from './monitors-screen.ts';
+import { operatorAuditValue, operatorRowActions, requestedChange } from './operators-screen.ts';
+import { pagesScreen } from './pages-screen.ts';
+import type { ScreenAnswer, ScreenTools } from './screen.ts';
+import { subscribersScreen } from './subscribers-screen.ts';
+import type { SubscriberStore } from '../subscribers/store.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
 /** The theming form alone carries up to 50 KB of CSS and 2 × 10 KB of HTML, percent-encoded. */
@@ -61,6 +67,8 @@ export interface ConsoleOptions extends GateSettings {
   clientAddress?: ClientAddressOf;
   /** The site thread's internal origin, which renders the theming screen's previews (src/site/preview/). */
   previewOrigin?: string | null;
+  /** The subscribers' store on this thread (as the CLI opens it), or null when there is none. */
+  subscribers?: () => Promise<SubscriberStore | null>;
 }
 
 export interface ConsoleHandler {
@@ -87,6 +95,8 @@ class Answer {
   retryAfter: number | null = null;
   /** Over the security headers (the theming screen's frame and its document). */
   headers: Record<string, string> = {};
+  /** A CSV download of this name instead of a page. */
+  download: string | null = null;
   constructor(status: number, body: string, location: string | null = null) {
     this.status = status;
     this.body = body;
@@ -138,7 +148,8 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     response.writeHead(answer.status, {
       ...SECURITY_HEADERS,
       ...answer.headers,
-      'content-type': 'text/html; charset=utf-8',
+      'content-type': answer.download ? 'text/csv; charset=utf-8' : 'text/html; charset=utf-8',
+      ...(answer.download ? { 'content-disposition': `attachment; filename="${answer.download.replace(/[^A-Za-z0-9._-]/g, '_')}"` } : {}),
       'content-length': String(body.length),
       ...(answer.location ? { location: answer.location } : {}),
       ...(answer.retryAfter !== null ? { 'retry-after': String(answer.retryAfter) } : {}),
@@ -417,18 +428,19 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
 
   async function operators(req: Request, signed: Signed): Promise<Answer> {
     const ctx = ctxOf(req, signed);
-    if (req.method === 'GET') return new Answer(200, views.operatorsView(ctx, await store.operators(), null, null));
+    const rows = (operator: Operator) => operatorRowActions(ctx, operator);
+    if (req.method === 'GET') return new Answer(200, views.operatorsView(ctx, await store.operators(), null, null, rows));
     const email = parseEmailAddress(req.form.get('email'));
     const role = req.form.get('role');
-    if (!email || !isRole(role)) return new Answer(400, views.operatorsView(ctx, await store.operators(), null, req.i18n.t('console.missingFields')));
+    if (!email || !isRole(role)) return new Answer(400, views.operatorsView(ctx, await store.operators(), null, req.i18n.t('console.missingFields'), rows));
     try {
       const { operator, setupToken } = await store.addOperator(email.address, role, now());
       await audit(signed, 'operator.add', operator.id, null, { email: operator.email, role });
       // Shown once, on this answer to the admin's POST (no-store); only its hash is kept.
-      return new Answer(200, views.operatorsView(ctx, await store.operators(), { email: operator.email, link: `${req.origin}${CONSOLE_PATH}setup?t=${setupToken}` }, null));
+      return new Answer(200, views.operatorsView(ctx, await store.operators(), { email: operator.email, link: `${req.origin}${CONSOLE_PATH}setup?t=${setupToken}` }, null, rows));
     } catch (error) {
       if (!(error instanceof OperatorExistsError)) throw error;
-      return new Answer(409, views.operatorsView(ctx, await store.operators(), null, req.i18n.t('console.problem', { reason: email.address })));
+      return new Answer(409, views.operatorsView(ctx, await store.operators(), null, req.i18n.t('console.problem', { reason: email.address }), rows));
     }
   }
 
@@ -446,9 +458,40 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     return made;
   }
 
+  /** POST operators/ID/role or operators/ID/remove (admin): audited; a removed operator's sessions end. */
+  async function changeOperator(req: Request, signed: Signed, id: string, action: string): Promise<Answer> {
+    const change = requestedChange(action, req.form);
+    if (!change || req.method !== 'POST') return notFound(req, signed);
+    const result = await store.changeOperator(id, change, now());
+    if (!result.ok) {
+      if (result.refusal === 'not-found') return notFound(req, signed);
+      const ctx = ctxOf(req, signed);
+      return new Answer(409, views.operatorsView(ctx, await store.operators(), null, req.i18n.t('console.lastAdmin'), (operator) => operatorRowActions(ctx, operator)));
+    }
+    if (change.kind === 'remove') await sessions.revokeAll({ kind: OPERATOR, id }, now());
+    await audit(signed, change.kind === 'remove' ? 'operator.remove' : 'operator.role', id, operatorAuditValue(result.before), operatorAuditValue(result.after));
+    return redirect(id === signed.operator.id && change.kind === 'remove' ? 'sign-in' : 'operators');
+  }
+
+  const tools: ScreenTools = {
+    client,
+    audit: async () => undefined,
+    publicHostName: options.publicUrl?.hostname ?? null,
+  };
+
+  /** A screen kept in its own module, given the signed-in request; its answer made an Answer. */
+  async function screen(req: Request, signed: Signed, run: (tools: ScreenTools, request: Parameters<typeof monitorsScreen>[1]) => Promise<ScreenAnswer>): Promise<Answer> {
+    const answer = await run({ ...tools, audit: (action, target, before, after) => audit(signed, action, target, before, after) }, { method: req.method, form: req.form, ctx: ctxOf(req, signed), role: signed.operator.role });
+    if ('redirect' in answer) return redirect(answer.redirect);
+    if ('refused' in answer) return answer.refused === 'forbidden' ? forbidden(req, signed) : notFound(req, signed);
+    const made = new Answer(answer.status, answer.body);
+    made.download = answer.download ?? null;
+    return made;
+  }
+
   /** What a signed-in route needs. */
   function permissionOf(method: 'GET' | 'POST', path: string): Permission {
-    if (path === 'operators') return 'operators';
+    if (path === 'operators' || path.startsWith('operators/')) return 'operators';
     if (path === 'branding' || path === 'theming' || path.startsWith('theming/')) return 'branding';
     if (method === 'GET' && path !== 'incidents/new' && path !== 'maintenance/new') return 'read';
     return 'incidents';
@@ -483,6 +526,20 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     if (path === 'branding') return branding(req, signed);
     if (path === 'theming' || path.startsWith('theming/')) return fromTheming(req, await theming.handle({ method, path, query: req.query, form: req.form, ctx: { ...ctxOf(req, signed), operator: signed.operator }, actor: actor(signed) }));
     if (path === 'operators') return operators(req, signed);
+    const operatorChange = /^operators\/([A-Za-z0-9_-]{1,100})\/(role|remove)$/.exec(path);
+    if (operatorChange?.[1] && operatorChange[2]) return changeOperator(req, signed, operatorChange[1], operatorChange[2]);
+    if (path === 'monitors') return screen(req, signed, (t, r) => monitorsScreen(t, r, null));
+    const monitor = /^monitors\/([A-Za-z0-9_-]{1,100})$/.exec(path);
+    if (monitor?.[1] && method === 'POST') return screen(req, signed, (t, r) => monitorsScreen(t, r, monitor[1] ?? null));
+    if (path === 'subscribers' || path === 'subscribers/export' || path === 'subscribers/remove') {
+      const part = path === 'subscribers' ? 'list' : path === 'subscribers/export' ? 'export' : 'remove';
+      if ((part === 'remove') !== (method === 'POST')) return notFound(req, signed);
+      const subscriberStore = options.subscribers ? await options.subscribers() : null;
+      return screen(req, signed, (t, r) => subscribersScreen(t, r, subscriberStore, part, req.query));
+    }
+    if (path === 'pages') return screen(req, signed, (t, r) => pagesScreen(t, r, null, 'settings'));
+    const statusPage = /^pages\/([A-Za-z0-9_-]{1,100})(\/monitors)?$/.exec(path);
+    if (statusPage?.[1] && (method === 'POST' || !statusPage[2])) return screen(req, signed, (t, r) => pagesScreen(t, r, statusPage[1] ?? null, statusPage[2] ? 'monitors' : 'settings'));
     if (path === 'audit' && method === 'GET') return new Answer(200, views.auditView(ctxOf(req, signed), await store.audit(200)));
     const incident = /^incidents\/([A-Za-z0-9_-]{1,100})$/.exec(path);
     if (incident?.[1]) return incidentPage(req, signed, incident[1]);

@@ -11,6 +11,7 @@ import { openMigrated, storeLocation, type StoreLocation } from '../store/locati
 import { readRow, type Row } from '../store/rows.ts';
 import { storedTime } from '../store/time.ts';
 import { CONSOLE_MIGRATIONS } from './migrations.ts';
+import { operatorChangeRefusal, type OperatorChange, type OperatorChangeRefusal } from './operator-rules.ts';
 import { ROLES, type Role } from './roles.ts';
 import { BrandingDrafts, StoredBrandingHistory } from './theming-store.ts';
 
@@ -59,6 +60,9 @@ function parseJson(text: string | null): unknown {
     return text;
   }
 }
+
+/** What a removal or a role change did: the operator before and after (null after a removal), or why not. */
+export type OperatorChangeResult = { ok: true; before: Operator; after: Operator | null } | { ok: false; refusal: OperatorChangeRefusal };
 
 export class OperatorExistsError extends Error {
   override name = 'OperatorExistsError';
@@ -132,6 +136,27 @@ export class ConsoleStore {
 
   async operators(): Promise<Operator[]> {
     return (await this.db.all(`SELECT ${OPERATOR_COLUMNS} FROM operators ORDER BY email_key`)).map(operator);
+  }
+
+  /**
+   * Removes an operator or changes their role, unless it would leave no admin. In one transaction
+   * that first locks the admins' rows on PostgreSQL (SQLite's write transaction already runs alone),
+   * so two admins demoting each other at once cannot both succeed.
+   */
+  async changeOperator(id: string, change: OperatorChange, now: number): Promise<OperatorChangeResult> {
+    return this.db.transaction(async (tx) => {
+      if (this.db.dialect === 'postgres') await tx.all("SELECT id FROM operators WHERE role = 'admin' ORDER BY id FOR UPDATE");
+      const everyone = (await tx.all(`SELECT ${OPERATOR_COLUMNS} FROM operators`)).map(operator);
+      const refusal = operatorChangeRefusal(everyone, id, change);
+      const before = everyone.find((candidate) => candidate.id === id);
+      if (refusal || !before) return { ok: false, refusal: refusal ?? 'not-found' };
+      if (change.kind === 'remove') {
+        await tx.run('DELETE FROM operators WHERE id = ?', id);
+        return { ok: true, before, after: null };
+      }
+      const row = await tx.get(`UPDATE operators SET role = ?, updated_at = ? WHERE id = ? RETURNING ${OPERATOR_COLUMNS}`, change.role, storedTime(now), id);
+      return { ok: true, before, after: row ? operator(row) : null };
+    });
   }
 
   async record(entry: { actor: string; action: string; target: string; before?: unknown; after?: unknown }, now: number): Promise<void> {

@@ -35,6 +35,9 @@ export function layout(ctx: ViewContext, title: string, body: Html): string {
 <li><a href="${at('theming')}">${i18n.t('console.theming.nav')}</a></li>
 <li><a href="${at('audit')}">${i18n.t('console.navAudit')}</a></li>
 <li><a href="${at('operators')}">${i18n.t('console.navOperators')}</a></li>
+<li><a href="${at('pages')}">${i18n.t('console.navPages')}</a></li>
+<li><a href="${at('monitors')}">${i18n.t('console.navMonitors')}</a></li>
+<li><a href="${at('subscribers')}">${i18n.t('console.navSubscribers')}</a></li>
 </ul></nav>
 <p>${i18n.t('console.signedInAs', { email: operator.email, role: roleLabel(i18n, operator.role) })}</p>
 <form class="inline" method="post" action="${at('sign-out')}">${csrfField(ctx)}<button class="quiet" type="submit">${i18n.t('console.signOut')}</button></form>
@@ -182,11 +185,11 @@ export function auditView(ctx: ViewContext, entries: readonly AuditEntry[]): str
 ${entries.map((entry) => html`<tr><td>${new Date(entry.at).toISOString()}</td><td>${entry.actor}</td><td>${entry.action} ${entry.target}</td><td>${short(entry.before)}</td><td>${short(entry.after)}</td></tr>`)}</tbody></table>`);
 }
 
-export function operatorsView(ctx: ViewContext, operators: readonly Operator[], added: { email: string; link: string } | null, problem: string | null): string {
+export function operatorsView(ctx: ViewContext, operators: readonly Operator[], added: { email: string; link: string } | null, problem: string | null, rowActions?: (operator: Operator) => Html): string {
   const { i18n } = ctx;
   return layout(ctx, i18n.t('console.navOperators'), html`${problemLine(problem)}${added ? html`<p role="status">${i18n.t('console.setupLinkFor', { email: added.email })}<br><code>${added.link}</code></p>` : ''}
-<table><thead><tr><th scope="col">${i18n.t('console.email')}</th><th scope="col">${i18n.t('console.role')}</th></tr></thead><tbody>
-${operators.map((operator) => html`<tr><td>${operator.email}</td><td>${roleLabel(i18n, operator.role)}</td></tr>`)}</tbody></table>
+<table><thead><tr><th scope="col">${i18n.t('console.email')}</th><th scope="col">${i18n.t('console.role')}</th>${rowActions ? html`<th scope="col">${i18n.t('console.actions')}</th>` : ''}</tr></thead><tbody>
+${operators.map((operator) => html`<tr><td>${operator.email}</td><td>${roleLabel(i18n, operator.role)}</td>${rowActions ? html`<td>${rowActions(operator)}</td>` : ''}</tr>`)}</tbody></table>
 <h2>${i18n.t('console.addOperator')}</h2>
 <form method="post" action="${at('operators')}">${csrfField(ctx)}
 <label for="email">${i18n.t('console.email')}</label><input id="email" name="email" type="email" required>

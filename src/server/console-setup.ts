@@ -10,6 +10,9 @@ import { SignInThrottle } from '../auth/throttle.ts';
 import { createConsole, type ConsoleHandler, type ConsoleOptions } from '../console/handler.ts';
 import { ConsoleStore, consoleLocation } from '../console/store.ts';
 import { createLogger } from '../logging/logger.ts';
+import { existsSync } from 'node:fs';
+import { storeLocation } from '../store/location.ts';
+import { SubscriberStore } from '../subscribers/store.ts';
 import { clientAddressResolver } from '../audiences/client-address.ts';
 import type { LauncherConfig } from './config.ts';
 
@@ -33,7 +36,18 @@ export async function startConsole(config: LauncherConfig, api: { apiUrl: string
   });
   const log = createLogger('console');
   const client = createClient({ baseUrl: api.apiUrl, apiKey: api.apiKey, maxRetries: 0, timeouts: { totalMs: 15_000 }, logger: { warn: (line) => log.warn(line) } });
+  // The subscribers' store, opened on first use as `npx porchlight subscribers` opens it (a SQLite
+  // file that does not exist yet is not created: no one has subscribed).
+  let subscribers: Promise<SubscriberStore | null> | null = null;
+  const openSubscribers = () => {
+    subscribers ??= !DATABASE_URL && (SUBSCRIBERS_DB === ':memory:' || !existsSync(SUBSCRIBERS_DB)) ? Promise.resolve(null) : SubscriberStore.open(storeLocation(DATABASE_URL, SUBSCRIBERS_DB));
+    subscribers.catch(() => {
+      subscribers = null;
+    });
+    return subscribers;
+  };
   const options: ConsoleOptions = {
+    subscribers: openSubscribers,
     publicUrl: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL) : null,
     port: config.launcher.PORT,
     allowHttp: CONSOLE_ALLOW_HTTP,
@@ -69,6 +83,7 @@ export async function startConsole(config: LauncherConfig, api: { apiUrl: string
       clearInterval(sweep);
       await client.close().catch(() => undefined);
       await store.close();
+      await (await subscribers?.catch(() => null))?.close();
       await authDb.close();
     },
   };

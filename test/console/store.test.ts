@@ -43,4 +43,32 @@ describe.each(DIALECTS)('ConsoleStore on %s', (dialect) => {
     expect(entries[0]?.at).toBe(T0 + 1000);
     expect(await store.audit(1)).toHaveLength(1);
   });
+
+  it('removes an operator and changes a role, but never leaves the console without an admin', async () => {
+    const store = await open();
+    const { operator: ada } = await store.addOperator('ada@example.com', 'admin', T0);
+    const { operator: bob } = await store.addOperator('bob@example.com', 'editor', T0);
+    expect(await store.changeOperator(ada.id, { kind: 'role', role: 'editor' }, T0 + 1)).toEqual({ ok: false, refusal: 'last-admin' });
+    expect(await store.changeOperator(ada.id, { kind: 'remove' }, T0 + 1)).toEqual({ ok: false, refusal: 'last-admin' });
+    expect(await store.changeOperator('op_nobody', { kind: 'remove' }, T0 + 1)).toEqual({ ok: false, refusal: 'not-found' });
+    expect((await store.operator(ada.id))?.role).toBe('admin');
+    const promoted = await store.changeOperator(bob.id, { kind: 'role', role: 'admin' }, T0 + 2);
+    expect(promoted).toMatchObject({ ok: true, before: { role: 'editor' }, after: { role: 'admin' } });
+    // Two admins now: one may step down, then the other is the last again.
+    expect(await store.changeOperator(ada.id, { kind: 'role', role: 'viewer' }, T0 + 3)).toMatchObject({ ok: true, before: { role: 'admin' }, after: { role: 'viewer' } });
+    expect(await store.changeOperator(bob.id, { kind: 'remove' }, T0 + 4)).toEqual({ ok: false, refusal: 'last-admin' });
+    expect(await store.changeOperator(ada.id, { kind: 'remove' }, T0 + 5)).toMatchObject({ ok: true, before: { email: 'ada@example.com' }, after: null });
+    expect(await store.operator(ada.id)).toBeNull();
+    expect((await store.operators()).map((o) => [o.email, o.role])).toEqual([['bob@example.com', 'admin']]);
+  });
+
+  it('lets only one of two admins demoting each other at once succeed', async () => {
+    const store = await open();
+    const other = await open();
+    const { operator: ada } = await store.addOperator('ada@example.com', 'admin', T0);
+    const { operator: bob } = await store.addOperator('bob@example.com', 'admin', T0);
+    const results = await Promise.all([store.changeOperator(ada.id, { kind: 'role', role: 'viewer' }, T0 + 1), other.changeOperator(bob.id, { kind: 'remove' }, T0 + 1)]);
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect((await store.operators()).filter((o) => o.role === 'admin')).toHaveLength(1);
+  });
 });

@@ -169,10 +169,10 @@ test('a responder gets 403 on a branding change and nothing is written; an admin
     // An admin adds an operator from the console; the set-up link is shown once.
     await page.getByRole('link', { name: 'Operators' }).click();
     await page.getByLabel('E-mail address').fill('linus@example.com');
-    await page.getByLabel('Role').selectOption('viewer');
+    await page.getByLabel('Role', { exact: true }).selectOption('viewer');
     await page.getByRole('button', { name: 'Add an operator' }).click();
     await expect(page.getByRole('status')).toContainText('Set-up link for linus@example.com');
-    await expect(page.getByRole('cell', { name: 'linus@example.com' })).toBeVisible();
+    await expect(page.getByRole('cell', { name: 'linus@example.com', exact: true })).toBeVisible();
   } finally {
     await api.close();
   }

@@ -96,6 +96,7 @@ export const incidentCommands: Command[] = [
   {
     words: ['incident', 'update'],
     audit: true,
+    auditBefore: async (client, id) => incidentJson(await client.incidents.get(id)),
     summary: 'post a timeline entry (new status and message)',
     usage: 'ID --status STATUS --message TEXT',
     optionHelp: [`--status STATUS       ${INCIDENT_STATUSES.join(', ')}`, '--message TEXT        what changed'],
@@ -111,6 +112,7 @@ export const incidentCommands: Command[] = [
   {
     words: ['incident', 'resolve'],
     audit: true,
+    auditBefore: async (client, id) => incidentJson(await client.incidents.get(id)),
     summary: 'resolve an incident',
     usage: 'ID [--message TEXT]',
     optionHelp: [`--message TEXT        last timeline entry (default "${en.defaultResolvedMessage}")`],

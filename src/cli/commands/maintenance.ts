@@ -43,6 +43,7 @@ const one = (window: MaintenanceWindow, verb: string, now: Date): Output => ({
 const transition = (action: 'start' | 'complete' | 'cancel', summary: string, verb: string): Command => ({
   words: ['maintenance', action],
   audit: true,
+  auditBefore: async (client, id, now) => maintenanceJson(await client.maintenance.get(id), now),
   summary,
   usage: 'ID',
   optionHelp: [],

@@ -51,6 +51,7 @@ const monitorFields = (monitor: Monitor) =>
 const toggle = (words: 'pause' | 'resume'): Command => ({
   words: ['monitor', words],
   audit: true,
+  auditBefore: async (client, name) => monitorJson(await resolveMonitor(client, name)),
   summary: words === 'pause' ? 'stop checking a monitor (its page shows it paused)' : 'start checking a paused monitor again',
   usage: 'ID|NAME',
   optionHelp: [],

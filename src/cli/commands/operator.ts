@@ -1,9 +1,10 @@
 /**
- * `porchlight operator add|list` and `porchlight audit`: the console's operators and its audit
+ * `porchlight operator add|list|remove|role` and `porchlight audit`: the console's operators and its audit
  * trail, read from the console's store on this machine (src/console/cli-store.ts), not the API.
  */
 import { DEFAULT_SMTP_FROM, readSmtpSettings, smtpConnection } from '../../contract/smtp.ts';
-import { OperatorExistsError } from '../../console/store.ts';
+import { OperatorExistsError, type ConsoleStore, type Operator } from '../../console/store.ts';
+import type { OperatorChange } from '../../console/operator-rules.ts';
 import { openConsoleStore, cliActor } from '../../console/cli-store.ts';
 import { isRole, ROLES } from '../../console/roles.ts';
 import { parseEmailAddress } from '../../subscribers/email-address.ts';
@@ -27,6 +28,30 @@ async function mailLink(context: StoreContext, to: string, link: string): Promis
     return true;
   } finally {
     transport.close();
+  }
+}
+
+/** The operator an id or an e-mail address names. */
+async function findOperator(store: ConsoleStore, who: string): Promise<Operator> {
+  const found = (await store.credentials(who))?.operator ?? (await store.operator(who.trim()));
+  if (!found) throw new UsageError(`no operator ${who}`);
+  return found;
+}
+
+const auditValue = (operator: Operator | null) => (operator ? { email: operator.email, role: operator.role } : null);
+
+/** Removes an operator or changes their role, audited with the values before and after. */
+async function changeOperator(context: StoreContext, who: string, change: OperatorChange): Promise<{ before: Operator; after: Operator | null }> {
+  const store = await openConsoleStore(context.env, false);
+  if (!store) throw new UsageError('no console store (no operator was ever added)');
+  try {
+    const target = await findOperator(store, who);
+    const result = await store.changeOperator(target.id, change, context.now.getTime());
+    if (!result.ok) throw new UsageError(result.refusal === 'last-admin' ? `${target.email} is the last admin: make another operator admin first` : `no operator ${who}`);
+    await store.record({ actor: cliActor(), action: change.kind === 'remove' ? 'operator.remove' : 'operator.role', target: target.id, before: auditValue(result.before), after: auditValue(result.after) }, context.now.getTime());
+    return { before: result.before, after: result.after };
+  } finally {
+    await store.close();
   }
 }
 
@@ -64,6 +89,36 @@ export const operatorCommands: Command[] = [
       } finally {
         await store.close();
       }
+    },
+  },
+  {
+    words: ['operator', 'remove'],
+    needs: 'store',
+    summary: 'remove a console operator (their sessions end at once); never the last admin',
+    usage: 'EMAIL|ID',
+    optionHelp: [],
+    options: {},
+    examples: ['porchlight operator remove oncall@example.com'],
+    positionals: ['EMAIL|ID'],
+    async run(context, { positionals: [who = ''] }) {
+      const { before } = await changeOperator(context, who, { kind: 'remove' });
+      return { human: `removed operator ${before.email} (${before.role})`, json: { id: before.id, email: before.email, removed: true } };
+    },
+  },
+  {
+    words: ['operator', 'role'],
+    needs: 'store',
+    summary: "change a console operator's role; never the last admin's",
+    usage: 'EMAIL|ID --role viewer|responder|editor|admin',
+    optionHelp: ['--role ROLE           the new role'],
+    options: { role: { type: 'string' } },
+    examples: ['porchlight operator role oncall@example.com --role editor'],
+    positionals: ['EMAIL|ID'],
+    async run(context, { values, positionals: [who = ''] }) {
+      const role = text(values, 'role');
+      if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+      const { before, after } = await changeOperator(context, who, { kind: 'role', role });
+      return { human: `${before.email}: ${before.role} → ${after?.role ?? role}`, json: { id: before.id, email: before.email, before: before.role, after: after?.role ?? role } };
     },
   },
   {
