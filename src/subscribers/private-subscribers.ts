@@ -12,6 +12,9 @@ import { existsSync } from 'node:fs';
 import { AudienceStore } from '../audiences/store.ts';
 import { cookieValue, viewerCookieName, VIEWER_SESSION_POLICY } from '../audiences/gated-routes.ts';
 import { openAuthDatabase, SessionStore } from '../auth/session-store.ts';
+import { cookieMustBeSecure } from '../auth/session-cookie.ts';
+
+const isLoopbackAddress = (address: string) => address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 import type { StoreLocation } from '../store/location.ts';
 import type { Database } from '../store/database.ts';
 import type { ViewerGate } from './routes.ts';
@@ -48,7 +51,7 @@ export interface AudienceSide {
  * exists (the first `page-access` command makes it); until then no page has an audience, and a
  * store that cannot open is tried again on the next need (the caller logs the failure).
  */
-export function audienceSide(locations: AudienceLocations): AudienceSide {
+export function audienceSide(locations: AudienceLocations, links: { origin: string }): AudienceSide {
   let opening: Promise<{ audiences: AudienceStore; sessions: SessionStore; authDb: Database }> | null = null;
   const exists = () => locations.audiences.dialect === 'postgres' || existsSync(locations.audiences.path);
   async function open() {
@@ -74,12 +77,13 @@ export function audienceSide(locations: AudienceLocations): AudienceSide {
       liveViewers: async (pageId, viewerIds, now) => (await stores()?.then((s) => s.audiences.liveViewers(pageId, viewerIds, now))) ?? new Set<string>(),
     },
     gate: {
-      async viewerFor(pageId, cookie, now) {
+      async viewerFor(pageId, cookie, client, now) {
         const open = stores();
         if (!open) return null;
         const { audiences, sessions } = await open;
-        // The front passes the viewer cookie only; HTTPS's `__Host-` name first.
-        const token = cookieValue(cookie, viewerCookieName(true)) ?? cookieValue(cookie, viewerCookieName(false));
+        // The name the site gives the cookie (auth/session-cookie.ts): `__Host-` unless plain HTTP from loopback.
+        const secure = cookieMustBeSecure({ https: links.origin.startsWith('https:'), loopback: isLoopbackAddress(client) });
+        const token = cookieValue(cookie, viewerCookieName(secure));
         const session = token ? await sessions.lookup(token, now) : null;
         if (!session || session.subject.kind !== 'viewer') return null;
         return (await audiences.grantOf(session.subject.id, pageId, now)) ? session.subject.id : null;

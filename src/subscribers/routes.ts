@@ -48,8 +48,8 @@ export interface RouteDeps {
 
 /** The audiences' answers the routes of a non-public page need (private-subscribers.ts opens them). */
 export interface ViewerGate {
-  /** The viewer whose live session (the request's viewer cookie) holds a live grant to the page, or null. */
-  viewerFor(pageId: string, cookie: string | undefined, now: number): Promise<string | null>;
+  /** The viewer whose live session (the request's viewer cookie; `client`: the connection's address) holds a live grant to the page, or null. */
+  viewerFor(pageId: string, cookie: string | undefined, client: string, now: number): Promise<string | null>;
   /** Whether a viewer's grant to the page is live. */
   granted(viewerId: string, pageId: string, now: number): Promise<boolean>;
 }
@@ -180,7 +180,7 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
      */
     const admitted = async (formToken: string | null): Promise<boolean> => {
       if (!found.gated) return true;
-      viewer = deps.viewers ? await deps.viewers.viewerFor(page.id, request.headers.cookie, now()) : null;
+      viewer = deps.viewers ? await deps.viewers.viewerFor(page.id, request.headers.cookie, client, now()) : null;
       return viewer !== null || admittedByToken(found, page, found.query.get('t') ?? formToken);
     };
     if (method !== 'POST' && !(await admitted(null))) return missing();

@@ -136,7 +136,8 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
     onError: (error) => log.warn({ event: 'outbox-leases', reason: reasonOf(error) }, `outbox leases could not be renewed or settled (${reasonOf(error)})`),
   });
   await leases.ready;
-  const audiences = options.audiences ? audienceSide(options.audiences) : null;
+  // The links' origin is read at each request (the demo learns its own once the site listens).
+  const audiences = options.audiences ? audienceSide(options.audiences, options.links) : null;
   const feed = await EventFeed.open(store, options.links, languages, { pageGraceMs: options.pageGraceMs ?? 7 * 24 * 3_600_000, monitorDown: options.monitorDown ?? false, audiences: audiences?.check ?? null });
 
   let latest: Snapshot | null = null;

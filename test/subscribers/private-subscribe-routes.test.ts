@@ -65,7 +65,8 @@ async function setUp() {
   cleanup.push(() => service.close());
   announceSnapshot('loaded', at(0, { incidents: [] }));
   await new Promise((resolve) => setTimeout(resolve, 50));
-  return { service, audiences, invitation, cookie: `porchlight-viewer=${token}` };
+  // Over HTTPS (the links' origin) from a non-loopback address, the site names the cookie `__Host-…`.
+  return { service, audiences, invitation, token, cookie: `__Host-porchlight-viewer=${token}` };
 }
 
 async function call(service: RunningSubscriptions, method: 'GET' | 'POST', path: string, options: { body?: string; cookie?: string; host?: string } = {}) {
@@ -80,13 +81,15 @@ async function call(service: RunningSubscriptions, method: 'GET' | 'POST', path:
 
 describe('subscribing to a page with an audience', () => {
   it('a stranger gets a missing page\'s exact answer on every route; a viewer subscribes by e-mail only, confirms from the mail, and is mailed until the invitation is revoked', async () => {
-    const { service, audiences, invitation, cookie } = await setUp();
+    const { service, audiences, invitation, token, cookie } = await setUp();
     // A stranger (no cookie, a forged cookie, a made-up token) gets exactly what a page that does not exist gets.
     for (const [method, route, body] of [['POST', 'subscribe', 'email=eve%40example.com'], ['GET', 'subscribe', undefined], ['GET', 'subscribe/confirm?t=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', undefined], ['POST', 'subscribe/manage', 't=x&action=unsubscribe']] as const) {
       const missing = await call(service, method, `/no-such-page/${route}`, { ...(body && { body }) });
       expect(missing.status).toBe(404);
       expect(await call(service, method, `/internal/${route}`, { ...(body && { body }) })).toEqual(missing);
-      expect(await call(service, method, `/internal/${route}`, { ...(body && { body }), cookie: 'porchlight-viewer=forged' })).toEqual(missing);
+      expect(await call(service, method, `/internal/${route}`, { ...(body && { body }), cookie: '__Host-porchlight-viewer=forged' })).toEqual(missing);
+      // The session's token under the plain-HTTP name, over HTTPS (a cookie another host could have set): nothing.
+      expect(await call(service, method, `/internal/${route}`, { ...(body && { body }), cookie: `porchlight-viewer=${token}` })).toEqual(missing);
     }
     expect(sink.mails).toHaveLength(0);
 
