@@ -128,6 +128,10 @@ export class AudienceStore {
          ON CONFLICT (page_id) DO UPDATE SET mode = excluded.mode, passphrase_hash = excluded.passphrase_hash, cidrs = excluded.cidrs, oidc = excluded.oidc, updated_at = excluded.updated_at`,
         pageId, next.mode, next.passphraseHash, JSON.stringify(next.cidrs), next.oidc === null ? null : JSON.stringify(next.oidc), storedTime(now),
       );
+      // A changed or removed passphrase ends what the old one opened (sessions, and the mails of
+      // subscribers who came in by it); so does removing OpenID Connect for its sign-ins.
+      if (change.passphraseHash !== undefined && change.passphraseHash !== current.passphraseHash) await tx.run("DELETE FROM viewer_grants WHERE page_id = ? AND via = 'passphrase'", pageId);
+      if (change.oidc === null && current.oidc !== null) await tx.run("DELETE FROM viewer_grants WHERE page_id = ? AND via = 'oidc'", pageId);
       return next;
     });
   }
@@ -190,6 +194,23 @@ export class AudienceStore {
     if (!row) return null;
     const r = readRow('viewer_grants', row);
     return { via: r.oneOf('via', GRANT_WAYS), subject: r.text('subject'), invitationId: r.textOrNull('invitation_id') };
+  }
+
+  /** Ends one viewer's access to a page (their sessions stay signed in, to nothing of it). */
+  async removeGrant(viewerId: string, pageId: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM viewer_grants WHERE viewer_id = ? AND page_id = ?', viewerId, pageId)).changes > 0;
+  }
+
+  /**
+   * Those of `viewerIds` whose grant to the page is live now (as grantOf decides): the subscribers
+   * of a page with an audience an event is mailed to. No settings for the page (made public, or
+   * its audience removed): none.
+   */
+  async liveViewers(pageId: string, viewerIds: readonly string[], now = Date.now()): Promise<Set<string>> {
+    const live = new Set<string>();
+    if (viewerIds.length === 0 || !(await this.access(pageId))) return live;
+    for (const viewerId of viewerIds) if (await this.grantOf(viewerId, pageId, now)) live.add(viewerId);
+    return live;
   }
 
   /** A new feed address token for a viewer of a page (shown once; the store keeps its hash). */

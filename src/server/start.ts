@@ -155,6 +155,8 @@ async function startSubscriptionsThread(plan: SubscriptionPlan, config: Launcher
     monitorDown: config.launcher.SUBSCRIPTION_MONITOR_DOWN,
     webhookAllowPrivate: config.launcher.SUBSCRIPTION_WEBHOOK_ALLOW_PRIVATE,
     languages: config.languages,
+    // The same stores the site's private pages read (docs/private-pages.md, "Subscriptions").
+    audiences: { audiences: storeLocation(config.launcher.DATABASE_URL, config.launcher.AUDIENCES_DB), auth: authLocation(config.launcher.DATABASE_URL, config.launcher.SUBSCRIBERS_DB) },
     // The demo's origin is set once the site listens (setLinkOrigin).
     links: plan.mode === 'smtp' ? { origin: plan.publicUrl, configured: true } : { origin: 'http://127.0.0.1', configured: false },
   };

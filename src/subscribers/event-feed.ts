@@ -15,11 +15,19 @@ import { SUBSCRIBER_CHANNELS, type SubscriberStore } from './store.ts';
 import { componentChanges, componentPayload, eventPayload } from './webhook-payload.ts';
 import { chooseLocale } from './subscriber-language.ts';
 import type { StatusPage } from '../contract/index.ts';
+import { eventAudience, type AudienceCheck } from './private-subscribers.ts';
 
 export interface FeedResult {
   events: number;
   queued: number;
   removed: number;
+}
+
+export interface FeedOptions {
+  pageGraceMs: number;
+  monitorDown: boolean;
+  /** The audiences store's answers: events of a non-public page with an audience go to its live viewers (private-subscribers.ts). */
+  audiences?: AudienceCheck | null;
 }
 
 export class EventFeed {
@@ -29,11 +37,14 @@ export class EventFeed {
   private readonly pageGraceMs: number;
   private readonly monitorDown: boolean;
   private readonly languages: LanguageSettings;
+  /** Pages with an audience (null: non-public pages mail no one). */
+  private readonly audiences: AudienceCheck | null;
 
   private turn: Promise<unknown> = Promise.resolve();
 
-  private constructor(store: SubscriberStore, links: LinkSettings, languages: LanguageSettings, options: { pageGraceMs: number; monitorDown: boolean }, previous: EventSource | null) {
+  private constructor(store: SubscriberStore, links: LinkSettings, languages: LanguageSettings, options: FeedOptions, previous: EventSource | null) {
     this.store = store;
+    this.audiences = options.audiences ?? null;
     this.links = links;
     this.languages = languages;
     this.pageGraceMs = options.pageGraceMs;
@@ -42,7 +53,7 @@ export class EventFeed {
   }
 
   /** The feed, comparing first against the baseline the store kept. */
-  static async open(store: SubscriberStore, links: LinkSettings, languages: LanguageSettings, options: { pageGraceMs: number; monitorDown: boolean; now?: number }): Promise<EventFeed> {
+  static async open(store: SubscriberStore, links: LinkSettings, languages: LanguageSettings, options: FeedOptions & { now?: number }): Promise<EventFeed> {
     return new EventFeed(store, links, languages, options, decodeBaseline(await store.readFeedBaseline(), options.now ?? Date.now()));
   }
 
@@ -65,6 +76,7 @@ export class EventFeed {
     const changes = componentChanges(previous.monitors, snapshot.monitors, snapshot.fetchedAt);
     let queued = 0;
     const pages = publicPages(snapshot.pages);
+    const gated = this.audiences ? snapshot.pages.filter((page) => page.isPublic === false) : [];
     for (const event of events) {
       for (const page of pages) {
         const monitorIds = pageMonitorIds(page.monitors);
@@ -73,6 +85,16 @@ export class EventFeed {
         if (!stored) continue;
         const channels = stored.hook ? SUBSCRIBER_CHANNELS : SUBSCRIBER_CHANNELS.filter((channel) => channel !== 'webhook');
         queued += await this.store.recordEvent(page.id, event.key, JSON.stringify(stored), event.monitorIds, now, channels);
+      }
+      // A page with an audience: e-mail only, to the subscribers whose grant is live now.
+      for (const page of gated) {
+        if (!this.audiences || ![...event.monitorIds].some((id) => pageMonitorIds(page.monitors).has(id))) continue;
+        const audience = await eventAudience(this.store, this.audiences, page.id, now);
+        if (!audience) continue;
+        const stored = await this.render(snapshot, page, event);
+        if (!stored) continue;
+        const { hook: _hook, ...mailOnly } = stored;
+        queued += await this.store.recordEvent(page.id, event.key, JSON.stringify(mailOnly), event.monitorIds, now, ['email'], audience);
       }
     }
     // A component's status change: Statuspage's component_update, for webhook subscribers only.
@@ -97,7 +119,7 @@ export class EventFeed {
   /** The event's mail in the page's default language and in each one its subscribers read; null when the page shows none of it. */
   private async render(snapshot: Snapshot, page: StatusPage, event: SiteEvent): Promise<StoredEvent | null> {
     const language = pageLanguage(this.languages, page.slug);
-    const address = pageAddress(page, this.links);
+    const address = pageAddress(page, this.links, { mainHostOnly: page.isPublic === false });
     const manageBase = subscribeUrls(address).manageBase;
     // A subscriber who confirms, in a language no one else reads, between this read and the
     // event's recording gets this event in the page's default language (see storedMailFor).

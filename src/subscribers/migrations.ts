@@ -272,6 +272,23 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
     },
   },
+  {
+    version: 6,
+    description: 'subscribers of a page with an audience: the viewer they subscribed as',
+    scripts: {
+      sqlite: `
+      -- A subscriber of a page with an audience (docs/private-pages.md) is the viewer (a vwr_ id of
+      -- the audiences store) whose grant let them subscribe; their mails are queued only while that
+      -- grant is live. NULL: a public page's subscriber (or one from before this column).
+      ALTER TABLE subscribers ADD COLUMN viewer_id TEXT;
+      CREATE INDEX subscribers_viewer ON subscribers (page_id, viewer_id);
+    `,
+      postgres: `
+      ALTER TABLE subscribers ADD COLUMN viewer_id text;
+      CREATE INDEX subscribers_viewer ON subscribers (page_id, viewer_id);
+    `,
+    },
+  },
 ];
 
 export const SUBSCRIBER_MIGRATIONS: MigrationList = { store: 'subscribers', migrations: MIGRATIONS };

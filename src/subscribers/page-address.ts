@@ -14,8 +14,9 @@ export interface LinkSettings {
   configured: boolean;
 }
 
-export function pageAddress(page: StatusPage, links: LinkSettings): PageAddress {
-  if (page.customDomain && links.configured) {
+/** `mainHostOnly`: a page with an audience lives on the main host only (docs/private-pages.md), its links too. */
+export function pageAddress(page: StatusPage, links: LinkSettings, options: { mainHostOnly?: boolean } = {}): PageAddress {
+  if (page.customDomain && links.configured && !options.mainHostOnly) {
     return { origin: publicOrigin({ requestUrl: new URL(links.origin), customDomain: page.customDomain, configured: links.origin }), basePath: '' };
   }
   return { origin: links.origin, basePath: slugBasePath('', page.slug) };

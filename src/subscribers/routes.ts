@@ -42,6 +42,16 @@ export interface RouteDeps {
   now?: () => number;
   /** Form posts per client address and window (default 10 per 10 minutes). */
   clientLimit?: { limit: number; windowMs: number };
+  /** Pages with an audience (docs/private-pages.md): who may subscribe. Absent: their routes are a missing page's. */
+  viewers?: ViewerGate;
+}
+
+/** The audiences' answers the routes of a non-public page need (private-subscribers.ts opens them). */
+export interface ViewerGate {
+  /** The viewer whose live session (the request's viewer cookie; `client`: the connection's address) holds a live grant to the page, or null. */
+  viewerFor(pageId: string, cookie: string | undefined, client: string, now: number): Promise<string | null>;
+  /** Whether a viewer's grant to the page is live. */
+  granted(viewerId: string, pageId: string, now: number): Promise<boolean>;
 }
 
 interface Located {
@@ -50,6 +60,8 @@ interface Located {
   basePath: string;
   action: 'subscribe' | 'confirm' | 'manage';
   query: URLSearchParams;
+  /** A non-public page (by slug on the main host): open only to its audience, else a missing page. */
+  gated: boolean;
 }
 
 function locate(snapshot: Snapshot, host: string | undefined, url: string): Located | null {
@@ -59,7 +71,7 @@ function locate(snapshot: Snapshot, host: string | undefined, url: string): Loca
   if (at < 0 || at > 1) return null;
   const action = (segments[at + 1] ?? 'subscribe') as Located['action'];
   const domainPage = findPageByHost(snapshot.pages, host);
-  if (at === 0) return domainPage ? { page: domainPage, basePath: '', action, query: parsed.searchParams } : null;
+  if (at === 0) return domainPage ? { page: domainPage, basePath: '', action, query: parsed.searchParams, gated: false } : null;
   // On a custom domain only that page exists (as resolve-page.ts decides for the pages).
   if (domainPage) return null;
   let slug: string;
@@ -69,7 +81,10 @@ function locate(snapshot: Snapshot, host: string | undefined, url: string): Loca
     return null;
   }
   const page = findPageBySlug(snapshot.pages, slug);
-  return page ? { page, basePath: `/${encodeURIComponent(page.slug)}`, action, query: parsed.searchParams } : null;
+  if (page) return { page, basePath: `/${encodeURIComponent(page.slug)}`, action, query: parsed.searchParams, gated: false };
+  // A page with an audience lives on the main host only, by its slug (docs/private-pages.md).
+  const hidden = snapshot.pages.find((candidate) => candidate.isPublic === false && candidate.slug === slug);
+  return hidden ? { page: hidden, basePath: `/${encodeURIComponent(hidden.slug)}`, action, query: parsed.searchParams, gated: true } : null;
 }
 
 interface Form {
@@ -154,8 +169,21 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
     // No data loaded yet (just started): nothing can be checked against the pages; soon it can.
     if (!snapshot) return send(request, response, message(503, site.unavailableTitle, site.unavailableBody), { 'retry-after': '5' });
     const found = locate(snapshot, request.headers.host, request.url ?? '/');
-    if (!found) return send(request, response, message(404, site.notFoundTitle, site.notFoundBody));
+    const missing = () => send(request, response, message(404, site.notFoundTitle, site.notFoundBody));
+    if (!found) return missing();
     const { page, action } = found;
+    /** Of a page with an audience: the viewer subscribing (a live session's live grant), or null. */
+    let viewer: string | null = null;
+    /**
+     * Its audience only: a viewer by their session, or a link's token (query, or the form's field)
+     * whose subscriber's grant is still live. Anyone else gets exactly a missing page's answer.
+     */
+    const admitted = async (formToken: string | null): Promise<boolean> => {
+      if (!found.gated) return true;
+      viewer = deps.viewers ? await deps.viewers.viewerFor(page.id, request.headers.cookie, client, now()) : null;
+      return viewer !== null || admittedByToken(found, page, found.query.get('t') ?? formToken);
+    };
+    if (method !== 'POST' && !(await admitted(null))) return missing();
     const language = pageLanguage(deps.languages, page.slug);
     /** The answers in the first of `candidates` the page offers (see above), else its default language. */
     const speaking = (...candidates: (string | null | undefined)[]) => {
@@ -189,12 +217,20 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
     const read = await readForm(request);
     if (!read) request.resume();
     const form = read?.fields ?? new URLSearchParams();
+    if (!(await admitted(form.get('t')))) return missing();
     const posted = form.get('locale');
     const limiter = action === 'subscribe' ? clients : tokenClients;
     if (!limiter.allow(client, now())) {
       const { words, say } = speaking(posted, linked);
       if (wantsJson(request)) return sendJson(response, 429, { ok: false, problem: 'tooMany', message: words.tooManyBody });
       return say(429, words.tooManyTitle, words.tooManyBody);
+    }
+
+    if (action === 'subscribe' && found.gated && read && form.has('webhook_url')) {
+      // A webhook or chat receiver is no member of the audience: its deliveries could go anywhere.
+      const { words, say } = speaking(posted);
+      if (wantsJson(request)) return sendJson(response, 400, { ok: false, problem: 'privateEmailOnly', message: words.privateEmailOnly });
+      return say(400, words.webhookProblemTitle, words.privateEmailOnly);
     }
 
     if (action === 'subscribe' && read && form.has('webhook_url') && deps.subscribeEndpoint) {
@@ -234,7 +270,9 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
       const chosen = [...new Set(form.getAll('component'))].filter((id) => known.has(id));
       // The whole choice means "everything", including components added later.
       const components = chosen.length === known.size ? [] : chosen;
-      const request_ = await deps.store.subscribe(page.id, email, components, now(), locale);
+      // A page with an audience: subscribing takes a viewer's session (a confirm or manage link's token does not do).
+      if (found.gated && viewer === null) return missing();
+      const request_ = await deps.store.subscribe(page.id, email, components, now(), locale, viewer);
       if (request_) deps.sendConfirmation(page, request_.id, request_.token, email.address, locale);
       return say(200, words.checkInboxTitle, words.checkInboxBody);
     }
@@ -260,6 +298,16 @@ export function createRoutes(deps: RouteDeps): (request: IncomingMessage, respon
     const chosen = [...new Set(form.getAll('component'))].filter((id) => known.has(id));
     await deps.store.setComponents(subscriber.id, chosen.length === known.size ? [] : chosen);
     return say(200, words.savedTitle, words.savedBody);
+  }
+
+  /** A confirm or manage link of a page with an audience: its token names a subscriber of the page whose grant is live. */
+  async function admittedByToken(found: Located, page: StatusPage, token: string | null): Promise<boolean> {
+    if (!deps.viewers || found.action === 'subscribe') return false;
+    const subscriber = found.action === 'confirm'
+      ? (isTokenShaped(token) ? await deps.store.confirmable(token, now()) : null)
+      : await manageable(token, page);
+    if (!subscriber || subscriber.pageId !== page.id || subscriber.viewerId === null) return false;
+    return deps.viewers.granted(subscriber.viewerId, page.id, now());
   }
 
   async function manageable(token: string | null, page: StatusPage) {

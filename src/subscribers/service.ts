@@ -30,6 +30,7 @@ import { endpointSender, type EndpointSend } from './endpoint-transport.ts';
 import { pausedMail } from './mail-view.ts';
 import { chooseLocale } from './subscriber-language.ts';
 import { mailPreview } from './mail-preview.ts';
+import { audienceSide, type AudienceLocations } from './private-subscribers.ts';
 
 
 export interface SubscriptionOptions {
@@ -56,6 +57,8 @@ export interface SubscriptionOptions {
   webhooks?: WebhookOptions;
   /** How long a claim of an outbox row holds unless renewed (default 60 s; tests shorten it). Used when the service opens the store. */
   leaseMs?: number;
+  /** Pages with an audience (docs/private-pages.md): their viewers subscribe, their live grants get the mails. Absent: non-public pages are a missing page's here. */
+  audiences?: AudienceLocations | null;
 }
 
 export interface WebhookOptions {
@@ -133,7 +136,9 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
     onError: (error) => log.warn({ event: 'outbox-leases', reason: reasonOf(error) }, `outbox leases could not be renewed or settled (${reasonOf(error)})`),
   });
   await leases.ready;
-  const feed = await EventFeed.open(store, options.links, languages, { pageGraceMs: options.pageGraceMs ?? 7 * 24 * 3_600_000, monitorDown: options.monitorDown ?? false });
+  // The links' origin is read at each request (the demo learns its own once the site listens).
+  const audiences = options.audiences ? audienceSide(options.audiences, options.links) : null;
+  const feed = await EventFeed.open(store, options.links, languages, { pageGraceMs: options.pageGraceMs ?? 7 * 24 * 3_600_000, monitorDown: options.monitorDown ?? false, audiences: audiences?.check ?? null });
 
   let latest: Snapshot | null = null;
   /** The snapshot being taken (the feed takes them one at a time); close waits for it. */
@@ -187,7 +192,8 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
       return;
     }
     waiting += 1;
-    const url = subscribeUrls(pageAddress(page, options.links)).confirm(token, locale);
+    // A page with an audience lives on the main host only (a custom domain would name it publicly).
+    const url = subscribeUrls(pageAddress(page, options.links, { mainHostOnly: page.isPublic === false })).confirm(token, locale);
     const i18n = translator(locale, pageLanguage(languages, page.slug).timeZone);
     transport
       .send({ to: email, mail: confirmationMail(page, url, i18n) })
@@ -210,6 +216,7 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
     sendConfirmation,
     languages,
     subscribeEndpoint: (page, input) => subscribeEndpoint({ store, egress, send: post }, page, pageAddress(page, options.links), input),
+    ...(audiences && { viewers: audiences.gate }),
   });
   const server = http.createServer((request, response) => {
     routes(request, response).catch((error: unknown) => {
@@ -258,6 +265,7 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
       await feeding;
       await housekeeping;
       transport.close();
+      await audiences?.close();
       await store.close();
     },
   };

@@ -47,6 +47,17 @@ export interface Subscriber {
   /** Webhook: the Standard Webhooks secret (`whsec_…`); null otherwise. */
   signingSecret: string | null;
   contactEmail: string | null;
+  /** A page with an audience: the viewer (`vwr_…`) whose grant let them subscribe; null otherwise. */
+  viewerId: string | null;
+}
+
+/**
+ * Who of a page's subscribers an event is queued for when the page has an audience: only those
+ * who subscribed as one of `viewers` (the viewers whose grant is live now, see
+ * subscribers/private-subscribers.ts). Absent: a public page, every subscriber.
+ */
+export interface EventAudience {
+  viewers: ReadonlySet<string>;
 }
 
 /** A webhook or chat subscription to create (its URL already checked). */
@@ -116,6 +127,7 @@ function subscriber(row: Row): Subscriber {
     endpointUrl: read.textOrNull('endpoint_url'),
     signingSecret: read.textOrNull('signing_secret'),
     contactEmail: read.textOrNull('contact_email'),
+    viewerId: read.textOrNull('viewer_id'),
   };
 }
 
@@ -212,22 +224,22 @@ export class SubscriberStore {
    * answer to the visitor is the same either way. A pending request takes the newest `locale`;
    * a confirmed subscriber's language is not changed by someone else's form post.
    */
-  subscribe(pageId: string, email: { address: string; key: string }, chosen: readonly string[], now: number, locale: string | null = null): Promise<{ id: string; token: string } | null> {
+  subscribe(pageId: string, email: { address: string; key: string }, chosen: readonly string[], now: number, locale: string | null = null, viewerId: string | null = null): Promise<{ id: string; token: string } | null> {
     return this.transaction(async (tx) => {
       const token = newToken();
       const id = newId(SUBSCRIBER_ID_PREFIX);
       const inserted = await tx.run(
-        `INSERT INTO subscribers (id, page_id, email, email_key, components, state, confirm_hash, confirm_expires, confirm_sent_at, created_at, locale)
-         VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?) ON CONFLICT (page_id, email_key) DO NOTHING`,
-        id, pageId, email.address, email.key, JSON.stringify(chosen), hashToken(token), t(now + CONFIRM_TTL_MS), t(now), t(now), locale,
+        `INSERT INTO subscribers (id, page_id, email, email_key, components, state, confirm_hash, confirm_expires, confirm_sent_at, created_at, locale, viewer_id)
+         VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?) ON CONFLICT (page_id, email_key) DO NOTHING`,
+        id, pageId, email.address, email.key, JSON.stringify(chosen), hashToken(token), t(now + CONFIRM_TTL_MS), t(now), t(now), locale, viewerId,
       );
       if (inserted.changes > 0) return { id, token };
       // Renewed only while pending and once the hour since the last mail has passed: the guard is
       // in the WHERE, so two requests at once renew it once.
       const renewed = await tx.get(
-        `UPDATE subscribers SET components = ?, confirm_hash = ?, confirm_expires = ?, confirm_sent_at = ?, locale = ?
+        `UPDATE subscribers SET components = ?, confirm_hash = ?, confirm_expires = ?, confirm_sent_at = ?, locale = ?, viewer_id = ?
          WHERE page_id = ? AND email_key = ? AND state = 'pending' AND (confirm_sent_at IS NULL OR confirm_sent_at <= ?) RETURNING id`,
-        JSON.stringify(chosen), hashToken(token), t(now + CONFIRM_TTL_MS), t(now), locale, pageId, email.key, t(now - CONFIRM_INTERVAL_MS),
+        JSON.stringify(chosen), hashToken(token), t(now + CONFIRM_TTL_MS), t(now), locale, viewerId, pageId, email.key, t(now - CONFIRM_INTERVAL_MS),
       );
       return renewed ? { id: readRow('subscribers', renewed).text('id'), token } : null;
     });
@@ -273,6 +285,11 @@ export class SubscriberStore {
     return (await this.db.run("DELETE FROM subscribers WHERE state = 'pending' AND confirm_expires <= ?", t(now))).changes;
   }
 
+  /** The viewers a page's confirmed subscribers subscribed as, each once (whose grants an event of the page checks). */
+  async subscribedViewers(pageId: string): Promise<string[]> {
+    return (await this.db.all("SELECT DISTINCT viewer_id FROM subscribers WHERE page_id = ? AND state = 'confirmed' AND viewer_id IS NOT NULL ORDER BY viewer_id", pageId)).map((row) => readRow('subscribers', row).text('viewer_id'));
+  }
+
   /** The languages a page's confirmed subscribers read (null: the page's default), each once. */
   async subscriberLocales(pageId: string): Promise<(string | null)[]> {
     return (await this.db.all("SELECT DISTINCT locale FROM subscribers WHERE page_id = ? AND state = 'confirmed' ORDER BY locale NULLS FIRST", pageId)).map((row) => readRow('subscribers', row).textOrNull('locale'));
@@ -284,7 +301,7 @@ export class SubscriberStore {
    * happens later, and a (subscriber, event) pair once. Returns the mails queued (0 when the
    * event was already recorded).
    */
-  async recordEvent(pageId: string, key: string, mail: string, monitorIds: ReadonlySet<string>, now: number, channels: readonly SubscriberChannel[] = SUBSCRIBER_CHANNELS): Promise<number> {
+  async recordEvent(pageId: string, key: string, mail: string, monitorIds: ReadonlySet<string>, now: number, channels: readonly SubscriberChannel[] = SUBSCRIBER_CHANNELS, audience: EventAudience | null = null): Promise<number> {
     const at = t(now);
     return this.transaction(async (tx) => {
       const inserted = await tx.get('INSERT INTO events (page_id, key, mail, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (page_id, key) DO NOTHING RETURNING id', pageId, key, mail, at);
@@ -293,8 +310,13 @@ export class SubscriberStore {
       let queued = 0;
       // Only the channels the event has a form for (a component's change is Statuspage's component_update: webhooks only).
       const among = channels.map(() => '?').join(', ');
-      for (const row of await tx.all(`SELECT id, components FROM subscribers WHERE page_id = ? AND state = 'confirmed' AND channel IN (${among})`, pageId, ...channels)) {
+      for (const row of await tx.all(`SELECT id, components, viewer_id FROM subscribers WHERE page_id = ? AND state = 'confirmed' AND channel IN (${among})`, pageId, ...channels)) {
         const read = readRow('subscribers', row);
+        // A page with an audience: mailed only to a viewer whose grant is live (no viewer: never).
+        if (audience) {
+          const viewer = read.textOrNull('viewer_id');
+          if (viewer === null || !audience.viewers.has(viewer)) continue;
+        }
         const chosen = read.json('components', isStringArray, 'array of monitor ids');
         if (chosen.length > 0 && !chosen.some((id) => monitorIds.has(id))) continue;
         queued += (await tx.run(

@@ -133,16 +133,17 @@ test('an invitation link lets its visitor in: the page, its JSON and its feed, p
   await viewer.close();
 });
 
-test("a viewer's page offers their own feed addresses and a sign-out that needs its CSRF token, not the public subscribe links", async ({ browser }) => {
+test("a viewer's page offers their own feed addresses, an e-mail subscription and a sign-out that needs its CSRF token, not the public links", async ({ browser }) => {
   test.setTimeout(60_000);
   const link = JSON.parse(await cli('page-access', 'invite', 'internal', '--label', 'Sign-out check', '--json')).url as string;
   const viewer = await browser.newContext();
   const page = await viewer.newPage();
   await page.goto(link);
   await expect(page).toHaveURL(/\/internal\/$/);
-  // The public forms and links are not there: their feeds need a cookie a reader lacks.
-  await expect(page.locator('#subscribe')).toHaveCount(0);
+  // The public links are not there (their feeds need a cookie a reader lacks); the subscription form is e-mail only.
   await expect(page.locator('#integrate')).toHaveCount(0);
+  await expect(page.locator('#subscribe input[name="email"]')).toHaveCount(1);
+  await expect(page.locator('input[name="webhook_url"]')).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Make my addresses' })).toHaveAttribute('href', '/_porchlight/private/internal/feeds');
   const axe = await new AxeBuilder({ page }).withTags(WCAG_AA).analyze();
   expect(axe.violations).toEqual([]);

@@ -30,4 +30,11 @@ describe('viewer controls', () => {
     // Not another form's token for the same session.
     expect(signOutTokenIsRight(SESSION, viewerControls({ sitePath: '', slug: 'other', sessionToken: OTHER, granted: true }).signOut!.csrf)).toBe(false);
   });
+
+  it('offers the e-mail subscription form to a granted viewer with a session, when subscriptions run', () => {
+    expect(viewerControls({ sitePath: '/status', slug: 'internal', sessionToken: SESSION, granted: true, subscriptions: true }).subscribeAction).toBe('/status/internal/subscribe');
+    expect(viewerControls({ sitePath: '', slug: 'internal', sessionToken: SESSION, granted: true, subscriptions: false }).subscribeAction).toBeNull();
+    expect(viewerControls({ sitePath: '', slug: 'internal', sessionToken: SESSION, granted: false, subscriptions: true }).subscribeAction).toBeNull();
+    expect(viewerControls({ sitePath: '', slug: 'internal', sessionToken: null, granted: false, subscriptions: true }).subscribeAction).toBeNull();
+  });
 });

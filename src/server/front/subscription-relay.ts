@@ -1,12 +1,23 @@
 /**
  * Hands the subscription routes (see subscribers/paths.ts) to the subscriptions thread's internal
  * port, with the Host the request is answered as and the client's address (for the rate limits;
- * forwarded headers are never trusted). Bodies are bounded; nothing is cached.
+ * forwarded headers are never trusted) and the viewer cookie of a page with an audience. Bodies
+ * are bounded; nothing is cached.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBodyUpTo } from '../../subscribers/form-body.ts';
 import { SUBSCRIPTION_METHODS, SUBSCRIPTION_PATH } from '../../subscribers/paths.ts';
 import { createSitePool } from './site-pool.ts';
+import { cookieValue, viewerCookieName } from '../../audiences/gated-routes.ts';
+
+/** The viewer's session cookie, and nothing else of the Cookie header: a page with an audience is subscribed to by its viewers only. */
+function viewerCookie(header: string | undefined): string | null {
+  const parts = [viewerCookieName(true), viewerCookieName(false)].flatMap((name) => {
+    const value = cookieValue(header, name);
+    return value === null ? [] : [`${name}=${value}`];
+  });
+  return parts.length > 0 ? parts.join('; ') : null;
+}
 
 const MAX_BODY_BYTES = 16 * 1024;
 
@@ -29,6 +40,7 @@ export function createSubscriptionRelay(origin: string): SubscriptionRelay {
       const method = request.method === 'POST' ? 'POST' : request.method === 'HEAD' ? 'HEAD' : 'GET';
       const body = method === 'POST' ? await readBodyUpTo(request, MAX_BODY_BYTES) : null;
       if (method === 'POST' && body === null) return plain(response, 413, 'Payload Too Large\n');
+      const cookie = viewerCookie(request.headers.cookie);
       const upstream = await pool.request({
         method,
         path,
@@ -38,6 +50,7 @@ export function createSubscriptionRelay(origin: string): SubscriptionRelay {
           ...(request.headers['content-type'] && { 'content-type': request.headers['content-type'] }),
           // `porchlight subscribe` asks for JSON (routes.ts answers it so); browsers get the HTML page.
           ...(request.headers.accept && { accept: request.headers.accept }),
+          ...(cookie !== null && { cookie }),
         },
         ...(body !== null && { body }),
       });

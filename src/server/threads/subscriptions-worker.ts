@@ -6,6 +6,7 @@ import { workerData } from 'node:worker_threads';
 import type { SmtpSettings } from '../../contract/smtp.ts';
 import type { LanguageSettings } from '../../site/i18n/settings.ts';
 import type { LinkSettings } from '../../subscribers/page-address.ts';
+import type { AudienceLocations } from '../../subscribers/private-subscribers.ts';
 import { storeLocation } from '../../store/location.ts';
 import { answerMemoryQueries } from './thread-memory.ts';
 import { announceFailure, announceReady, onMessages, reportUnhandledRejections } from './thread-side.ts';
@@ -26,6 +27,8 @@ export interface SubscriptionsWorkerData {
   monitorDown: boolean;
   /** SUBSCRIPTION_WEBHOOK_ALLOW_PRIVATE. */
   webhookAllowPrivate?: boolean;
+  /** The audiences store and the sign-in store: subscribers of pages with an audience (docs/private-pages.md). */
+  audiences?: AudienceLocations | null;
 }
 
 reportUnhandledRejections('subscriptions');
@@ -41,7 +44,7 @@ try {
   const mailbox = data.smtp === null && data.demoMailDir ? await (await import('../../subscribers/demo-mailbox.ts')).startDemoMailbox(data.demoMailDir) : null;
   const smtp: SmtpSettings = data.smtp ?? { host: '127.0.0.1', port: mailbox?.port ?? 25, secure: false, from: 'Porchlight demo <status@porchlight.localhost>' };
   const links = { ...data.links };
-  const running = await startSubscriptions({ database: store, smtp, links, languages: data.languages, maxPerSecond: data.maxPerSecond, monitorDown: data.monitorDown, webhooks: { allowPrivate: data.webhookAllowPrivate ?? false }, ...(data.retryBaseMs !== undefined && { retryBaseMs: data.retryBaseMs }) });
+  const running = await startSubscriptions({ database: store, smtp, links, languages: data.languages, maxPerSecond: data.maxPerSecond, monitorDown: data.monitorDown, webhooks: { allowPrivate: data.webhookAllowPrivate ?? false }, audiences: data.audiences ?? null, ...(data.retryBaseMs !== undefined && { retryBaseMs: data.retryBaseMs }) });
   onMessages(
     async () => {
       stopMemoryAnswers();

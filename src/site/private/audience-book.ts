@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import type { StatusPage } from '../../contract/index.ts';
 import type { Database } from '../../store/database.ts';
 import { AudienceStore, type PageAccess } from '../../audiences/store.ts';
-import { announceGatedRoutes, type GatedRoute } from '../../audiences/gated-routes.ts';
+import { announceGatedRoutes, VIEWER_SESSION_POLICY, type GatedRoute } from '../../audiences/gated-routes.ts';
 import { openAuthDatabase, SessionStore } from '../../auth/session-store.ts';
 import { SignInThrottle } from '../../auth/throttle.ts';
 import { createLogger, reasonOf } from '../../logging/logger.ts';
@@ -19,7 +19,7 @@ import { siteConfig, type AudienceLocations } from '../running-config.ts';
 const RELOAD_MS = 2_000;
 
 /** Viewers' sessions: unused for 2 hours or 12 hours old, they end. */
-export const VIEWER_SESSION_POLICY = { idleMs: 2 * 3_600_000, absoluteMs: 12 * 3_600_000, touchEveryMs: 60_000 };
+export { VIEWER_SESSION_POLICY };
 
 export interface AudienceStores {
   audiences: AudienceStore;

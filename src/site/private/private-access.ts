@@ -127,7 +127,7 @@ async function controlsFor(visit: Visit, gated: GatedPage): Promise<ViewerContro
   const token = readCookie(visit.context.request.headers.get('cookie') ?? undefined, viewerCookieName(visit.secure));
   const viewer = token ? await viewerOf(visit) : null;
   const granted = viewer !== null && (await visit.stores.audiences.grantOf(viewer, gated.page.id, Date.now())) !== null;
-  return viewerControls({ sitePath: visit.context.locals.sitePath, slug: gated.page.slug, sessionToken: viewer !== null ? token : null, granted });
+  return viewerControls({ sitePath: visit.context.locals.sitePath, slug: gated.page.slug, sessionToken: viewer !== null ? token : null, granted, subscriptions: siteConfig().subscriptions });
 }
 
 /** Whether this visitor may read the gated page now: a session granted it, or an address in its ranges. */

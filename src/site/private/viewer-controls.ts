@@ -17,10 +17,16 @@ export interface ViewerControls {
   feedsHref: string | null;
   /** The sign-out form, or null for a visitor let in by address alone (no session to end). */
   signOut: { action: string; csrf: string } | null;
+  /**
+   * The e-mail subscription form (the page's own subscribe route, which the subscriptions thread
+   * answers for a viewer with a live grant), or null: no session, no grant, or no subscriptions.
+   */
+  subscribeAction: string | null;
 }
 
-export function viewerControls(input: { sitePath: string; slug: string; sessionToken: string | null; granted: boolean }): ViewerControls {
+export function viewerControls(input: { sitePath: string; slug: string; sessionToken: string | null; granted: boolean; subscriptions?: boolean }): ViewerControls {
   return {
+    subscribeAction: input.granted && input.sessionToken && input.subscriptions ? `${input.sitePath}/${encodeURIComponent(input.slug)}/subscribe` : null,
     feedsHref: input.granted ? `${input.sitePath}${PRIVATE_PREFIX}${encodeURIComponent(input.slug)}/feeds` : null,
     signOut: input.sessionToken ? { action: `${input.sitePath}${SIGN_OUT_PATH}`, csrf: csrfToken(input.sessionToken, SIGN_OUT_PURPOSE) } : null,
   };

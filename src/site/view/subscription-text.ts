@@ -108,6 +108,8 @@ function words(i18n: Translator) {
     webhookSecretBody: t('subscribe.webhookSecretBody'),
     channelSubscribedBody: t('subscribe.channelSubscribedBody'),
     webhookProblemTitle: t('subscribe.webhookProblemTitle'),
+    /** A webhook or chat subscription asked of a page with an audience (e-mail only there). */
+    privateEmailOnly: t('subscribe.privateEmailOnly'),
     webhookPausedBody: (page: string, host: string) => t('subscribe.webhookPausedBody', { page, host }),
     webhookProblems: {
       invalid: t('subscribe.webhookInvalid'),

@@ -318,6 +318,7 @@ export const ar: Catalog = {
   'subscribe.webhookSecretBody': 'أجاب عن طلبنا الأول. كل طلب موقَّع بطريقة Standard Webhooks؛ هذا هو سر التوقيع، ويظهر هذه المرة فقط:',
   'subscribe.channelSubscribedBody': 'تلقت القناة رسالتها الأولى. تحتوي كل رسالة على رابط لإلغاء الاشتراك.',
   'subscribe.webhookProblemTitle': 'يرجى التحقق من عنوان الويب',
+  'subscribe.privateEmailOnly': 'هذه صفحة خاصة: يمكن الاشتراك فيها بالبريد الإلكتروني فقط، لا بخطافات الويب ولا بخدمات الدردشة.',
   'subscribe.webhookInvalid': 'لا يمكننا الإرسال إلى عنوان الويب هذا.',
   'subscribe.webhookNotHttps': 'يجب أن يبدأ العنوان بـ https://.',
   'subscribe.webhookCredentials': 'لا يجوز أن يحتوي العنوان على اسم مستخدم أو كلمة مرور.',

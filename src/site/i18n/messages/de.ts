@@ -318,6 +318,7 @@ export const de: Catalog = {
   'subscribe.webhookSecretBody': 'Er hat unsere erste Anfrage beantwortet. Jede Anfrage ist nach Standard Webhooks signiert; dies ist das Signaturgeheimnis, es wird nur dieses eine Mal angezeigt:',
   'subscribe.channelSubscribedBody': 'Der Kanal hat seine erste Nachricht erhalten. Jede Nachricht enthält einen Link zum Abbestellen.',
   'subscribe.webhookProblemTitle': 'Bitte prüfen Sie die Webadresse',
+  'subscribe.privateEmailOnly': 'Dies ist eine private Seite: Sie kann nur per E-Mail abonniert werden, nicht per Webhook oder Chat.',
   'subscribe.webhookInvalid': 'An diese Webadresse können wir nicht senden.',
   'subscribe.webhookNotHttps': 'Die Adresse muss mit https:// beginnen.',
   'subscribe.webhookCredentials': 'Die Adresse darf keinen Benutzernamen und kein Passwort enthalten.',

@@ -324,6 +324,7 @@ export const en = {
   'subscribe.webhookSecretBody': 'It answered our first request. Every request is signed the Standard Webhooks way; this is the signing secret, shown only this once:',
   'subscribe.channelSubscribedBody': 'The channel got its first message. Every message has a link to unsubscribe.',
   'subscribe.webhookProblemTitle': 'Please check the web address',
+  'subscribe.privateEmailOnly': 'This is a private page: it can be subscribed to by e-mail only, not by webhook or chat.',
   'subscribe.webhookInvalid': 'That is not a web address we can send to.',
   'subscribe.webhookNotHttps': 'The address must start with https://.',
   'subscribe.webhookCredentials': 'The address may not contain a user name or password.',

@@ -318,6 +318,7 @@ export const es: Catalog = {
   'subscribe.webhookSecretBody': 'Respondió a nuestra primera solicitud. Cada solicitud se firma según Standard Webhooks; este es el secreto de firma, que se muestra solo esta vez:',
   'subscribe.channelSubscribedBody': 'El canal recibió su primer mensaje. Cada mensaje incluye un enlace para darse de baja.',
   'subscribe.webhookProblemTitle': 'Revise la dirección web',
+  'subscribe.privateEmailOnly': 'Esta es una página privada: solo admite suscripciones por correo electrónico, no por webhook ni chat.',
   'subscribe.webhookInvalid': 'No podemos enviar a esa dirección web.',
   'subscribe.webhookNotHttps': 'La dirección debe empezar por https://.',
   'subscribe.webhookCredentials': 'La dirección no puede contener un nombre de usuario ni una contraseña.',

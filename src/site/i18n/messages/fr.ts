@@ -318,6 +318,7 @@ export const fr: Catalog = {
   'subscribe.webhookSecretBody': 'Il a répondu à notre première requête. Chaque requête est signée selon Standard Webhooks ; voici le secret de signature, affiché cette seule fois :',
   'subscribe.channelSubscribedBody': 'Le canal a reçu son premier message. Chaque message contient un lien de désabonnement.',
   'subscribe.webhookProblemTitle': 'Veuillez vérifier l’adresse web',
+  'subscribe.privateEmailOnly': 'Cette page est privée : on ne peut s’y abonner que par e-mail, pas par webhook ni par messagerie.',
   'subscribe.webhookInvalid': 'Nous ne pouvons pas envoyer à cette adresse web.',
   'subscribe.webhookNotHttps': 'L’adresse doit commencer par https://.',
   'subscribe.webhookCredentials': 'L’adresse ne peut pas contenir de nom d’utilisateur ni de mot de passe.',

@@ -318,6 +318,7 @@ export const it: Catalog = {
   'subscribe.webhookSecretBody': 'Ha risposto alla nostra prima richiesta. Ogni richiesta è firmata secondo Standard Webhooks; questo è il segreto di firma, mostrato solo questa volta:',
   'subscribe.channelSubscribedBody': 'Il canale ha ricevuto il primo messaggio. Ogni messaggio contiene un link per annullare l’iscrizione.',
   'subscribe.webhookProblemTitle': 'Controlla l’indirizzo web',
+  'subscribe.privateEmailOnly': 'Questa è una pagina privata: ci si può iscrivere solo via e-mail, non tramite webhook o chat.',
   'subscribe.webhookInvalid': 'Non possiamo inviare a questo indirizzo web.',
   'subscribe.webhookNotHttps': 'L’indirizzo deve iniziare con https://.',
   'subscribe.webhookCredentials': 'L’indirizzo non può contenere nome utente o password.',

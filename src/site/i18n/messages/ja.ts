@@ -318,6 +318,7 @@ export const ja: Catalog = {
   'subscribe.webhookSecretBody': '最初のリクエストに応答がありました。各リクエストは Standard Webhooks の方式で署名されます。署名シークレットは今回だけ表示されます：',
   'subscribe.channelSubscribedBody': 'チャンネルに最初のメッセージが届きました。各メッセージに配信停止のリンクがあります。',
   'subscribe.webhookProblemTitle': 'Web アドレスを確認してください',
+  'subscribe.privateEmailOnly': 'これは非公開ページです。購読はメールのみで、Webhook やチャットでは購読できません。',
   'subscribe.webhookInvalid': 'この Web アドレスには送信できません。',
   'subscribe.webhookNotHttps': 'アドレスは https:// で始まる必要があります。',
   'subscribe.webhookCredentials': 'アドレスにユーザー名やパスワードを含めることはできません。',

@@ -318,6 +318,7 @@ export const ko: Catalog = {
   'subscribe.webhookSecretBody': '첫 요청에 응답했습니다. 모든 요청은 Standard Webhooks 방식으로 서명됩니다. 서명 비밀 키는 이번 한 번만 표시됩니다:',
   'subscribe.channelSubscribedBody': '채널에 첫 메시지가 도착했습니다. 모든 메시지에 구독 취소 링크가 있습니다.',
   'subscribe.webhookProblemTitle': '웹 주소를 확인해 주세요',
+  'subscribe.privateEmailOnly': '비공개 페이지입니다. 이메일로만 구독할 수 있으며 웹훅이나 채팅으로는 구독할 수 없습니다.',
   'subscribe.webhookInvalid': '이 웹 주소로는 보낼 수 없습니다.',
   'subscribe.webhookNotHttps': '주소는 https://로 시작해야 합니다.',
   'subscribe.webhookCredentials': '주소에 사용자 이름이나 비밀번호를 넣을 수 없습니다.',

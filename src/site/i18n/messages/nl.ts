@@ -318,6 +318,7 @@ export const nl: Catalog = {
   'subscribe.webhookSecretBody': 'Hij beantwoordde ons eerste verzoek. Elk verzoek is ondertekend volgens Standard Webhooks; dit is het ondertekeningsgeheim, alleen deze ene keer getoond:',
   'subscribe.channelSubscribedBody': 'Het kanaal heeft zijn eerste bericht ontvangen. Elk bericht bevat een link om af te melden.',
   'subscribe.webhookProblemTitle': 'Controleer het webadres',
+  'subscribe.privateEmailOnly': 'Dit is een privépagina: abonneren kan alleen per e-mail, niet via een webhook of chat.',
   'subscribe.webhookInvalid': 'Naar dat webadres kunnen we niet versturen.',
   'subscribe.webhookNotHttps': 'Het adres moet beginnen met https://.',
   'subscribe.webhookCredentials': 'Het adres mag geen gebruikersnaam of wachtwoord bevatten.',

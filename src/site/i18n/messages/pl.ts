@@ -318,6 +318,7 @@ export const pl: Catalog = {
   'subscribe.webhookSecretBody': 'Odpowiedział na nasze pierwsze żądanie. Każde żądanie jest podpisane zgodnie ze Standard Webhooks; oto sekret podpisu, pokazany tylko ten jeden raz:',
   'subscribe.channelSubscribedBody': 'Kanał otrzymał pierwszą wiadomość. Każda wiadomość zawiera link do rezygnacji.',
   'subscribe.webhookProblemTitle': 'Sprawdź adres internetowy',
+  'subscribe.privateEmailOnly': 'To jest strona prywatna: można ją subskrybować tylko e-mailem, nie przez webhook ani czat.',
   'subscribe.webhookInvalid': 'Nie możemy wysyłać na ten adres internetowy.',
   'subscribe.webhookNotHttps': 'Adres musi zaczynać się od https://.',
   'subscribe.webhookCredentials': 'Adres nie może zawierać nazwy użytkownika ani hasła.',

@@ -318,6 +318,7 @@ export const ptBR: Catalog = {
   'subscribe.webhookSecretBody': 'Ele respondeu à nossa primeira requisição. Toda requisição é assinada conforme o Standard Webhooks; este é o segredo de assinatura, mostrado só desta vez:',
   'subscribe.channelSubscribedBody': 'O canal recebeu a primeira mensagem. Toda mensagem tem um link para cancelar a assinatura.',
   'subscribe.webhookProblemTitle': 'Verifique o endereço web',
+  'subscribe.privateEmailOnly': 'Esta é uma página privada: só é possível assinar por e-mail, não por webhook nem chat.',
   'subscribe.webhookInvalid': 'Não podemos enviar para esse endereço web.',
   'subscribe.webhookNotHttps': 'O endereço deve começar com https://.',
   'subscribe.webhookCredentials': 'O endereço não pode conter nome de usuário nem senha.',

@@ -318,6 +318,7 @@ export const zhCN: Catalog = {
   'subscribe.webhookSecretBody': '它已响应我们的第一个请求。每个请求都按 Standard Webhooks 方式签名；以下是签名密钥，仅显示这一次：',
   'subscribe.channelSubscribedBody': '频道已收到第一条消息。每条消息都有退订链接。',
   'subscribe.webhookProblemTitle': '请检查网址',
+  'subscribe.privateEmailOnly': '这是一个私有页面：只能通过电子邮件订阅，不能通过 Webhook 或聊天服务订阅。',
   'subscribe.webhookInvalid': '我们无法发送到该网址。',
   'subscribe.webhookNotHttps': '网址必须以 https:// 开头。',
   'subscribe.webhookCredentials': '网址中不能包含用户名或密码。',
