@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { confirmedCsv, countsByPage } from '../../src/console/subscribers-screen.ts';
 import type { Subscriber } from '../../src/subscribers/store.ts';
 
-const base = { components: [], createdAt: Date.UTC(2026, 10, 1), locale: null, endpointUrl: null, signingSecret: null, contactEmail: null };
+const base = { components: [], createdAt: Date.UTC(2026, 10, 1), locale: null, endpointUrl: null, signingSecret: null, contactEmail: null, viewerId: null };
 const subscribers: Subscriber[] = [
   { ...base, id: 's1', pageId: 'pg_a', email: 'ada@example.com', state: 'confirmed', channel: 'email', locale: 'fr' },
   { ...base, id: 's2', pageId: 'pg_a', email: 'bob@example.com', state: 'pending', channel: 'email' },
