@@ -122,6 +122,7 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
   // Claims of a process that died (this one before a restart, or another replica) are settled
   // once their lease is over; live claims of other processes are never touched.
   const leases = keepLeases(store, {
+    held: () => [...sender.heldClaims(), ...endpoints.heldClaims()],
     onReclaimed: ({ requeued, inDoubt }) => {
       if (inDoubt > 0) log.warn({ event: 'outbox-recovery', mails: inDoubt }, `${inDoubt} mails or deliveries were being sent by a process that stopped; they are not sent again`);
       if (requeued > 0) {

@@ -238,7 +238,7 @@ describe.each(DIALECTS)('SubscriberStore outbox leases: two processes on one %s 
     expect(await b.reclaimExpired(T0 + LEASE - 1)).toEqual({ requeued: 0, inDoubt: 0 });
     expect(await b.claimDue(T0 + LEASE - 1, 10)).toEqual([]);
     // a's send outlasts a lease: renewed, it stays a's.
-    expect(await a.renewLeases(T0 + 900)).toBe(2);
+    expect(await a.renewLeases(T0 + 900, claimed)).toBe(2);
     expect(await b.reclaimExpired(T0 + 1_800)).toEqual({ requeued: 0, inDoubt: 0 });
     expect(await b.markSent(claimed[0]!, T0 + 1_800)).toBe(false);
     expect(await a.markSent(claimed[0]!, T0 + 1_800)).toBe(true);
@@ -267,6 +267,26 @@ describe.each(DIALECTS)('SubscriberStore outbox leases: two processes on one %s 
     expect(await outbox(a)).toMatchObject({ sent: 2, unknown: 1, pending: 0, sending: 0 });
   });
 
+  it('renews only the claims listed (a failed round\'s are left to run out) and takes back one never handed over', async () => {
+    const [a, b] = await pair();
+    await fanOut(a, 3);
+    const [working, dropped, given] = await a.claimDue(T0, 10);
+    await a.markStarted(working!, T0);
+    // The round that claimed `dropped` failed: the lease keeper no longer lists it (issue 29:
+    // renewing every claim of the store kept it claimed, never sent, for the process's life).
+    expect(await a.renewLeases(T0 + LEASE - 1, [working!])).toBe(1);
+    expect(await b.reclaimExpired(T0 + LEASE + 1)).toEqual({ requeued: 2, inDoubt: 0 });
+    // Given back at once instead: pending again, the attempt not counted; a handed-over one is not.
+    const [again] = await b.claimDue(T0 + LEASE + 2, 1);
+    expect(await b.release(again!, T0 + LEASE + 3)).toBe(true);
+    expect(await b.release(again!, T0 + LEASE + 3)).toBe(false);
+    expect(await a.release(working!, T0 + LEASE + 3)).toBe(false);
+    const resent = await b.claimDue(T0 + LEASE + 4, 10);
+    expect(resent.map((mail) => mail.subscriberId).sort()).toEqual([dropped!.subscriberId, given!.subscriberId].sort());
+    expect(resent.map((mail) => mail.attempts)).toEqual([1, 1]);
+    expect(await outbox(b)).toMatchObject({ sending: 3, pending: 0 });
+  });
+
   it('refuses a late result from a process whose lease was taken over (fencing)', async () => {
     const [a, b] = await pair();
     await fanOut(a, 2);
@@ -278,7 +298,7 @@ describe.each(DIALECTS)('SubscriberStore outbox leases: two processes on one %s 
     expect(taken!.subscriberId).toBe(idle!.subscriberId);
     // a wakes up: it may not start the one it lost, and none of its results is recorded.
     expect(await a.markStarted(idle!, T0 + LEASE + 2)).toBe(false);
-    expect(await a.renewLeases(T0 + LEASE + 2)).toBe(0);
+    expect(await a.renewLeases(T0 + LEASE + 2, [started!, idle!])).toBe(0);
     expect(await a.markSent(started!, T0 + LEASE + 2)).toBe(false);
     expect(await a.markFailed(idle!, T0 + LEASE + 2)).toBe(false);
     expect(await a.markRetry(idle!, T0 + 60_000, T0 + LEASE + 2)).toBe(false);

@@ -91,11 +91,30 @@ describe.each(DIALECTS)('the notification outbox on %s', (dialect) => {
     if (!item) throw new Error('expected a claim');
     expect(await dead.markStarted(item.id, start)).toBe(true);
     // A renewal keeps a live holder's claim: not settled at the first lease's end.
-    expect(await dead.renewLeases(start + 900)).toBe(1);
+    expect(await dead.renewLeases(start + 900, [item.id])).toBe(1);
     expect(await alive.reclaimExpired(start + 1_500)).toEqual({ requeued: 0, inDoubt: 0 });
     expect(await alive.reclaimExpired(start + 2_000)).toEqual({ requeued: 0, inDoubt: 1 });
     expect(await alive.claimDue(start + 10_000, 10)).toEqual([]);
     expect(await one.notificationOutbox.countByState()).toEqual({ unknown: 1 });
+  });
+
+  it('renews only the claims listed (a failed attempt\'s runs out) and takes back one never handed over', async () => {
+    const { one, two, organizationId, channelId } = await twoStores(dialect);
+    stores.push(one, two);
+    const holder = new NotificationOutboxClaims(one.db, 1_000);
+    const other = new NotificationOutboxClaims(two.db, 1_000);
+    const start = Date.now();
+    await one.notificationOutbox.queue(['x', 'y', 'z'].map((key) => ({ dedupeKey: `${key}|${channelId}`, organizationId, channelId, content: content(key) })), start);
+    const [sending, failed, givenBack] = await holder.claimDue(start, 10);
+    if (!sending || !failed || !givenBack) throw new Error('expected three claims');
+    expect(await holder.markStarted(sending.id, start)).toBe(true);
+    // Issue 29: the attempt of `failed` ended without a result; it is no longer listed, so not kept alive.
+    expect(await holder.renewLeases(start + 900, [sending.id])).toBe(1);
+    expect(await holder.release(givenBack.id, start + 950)).toBe(true);
+    expect(await holder.release(sending.id, start + 950)).toBe(false);
+    expect(await other.reclaimExpired(start + 1_500)).toEqual({ requeued: 1, inDoubt: 0 });
+    const taken = await other.claimDue(start + 1_500, 10);
+    expect(taken.map((item) => item.id).sort()).toEqual([failed.id, givenBack.id].sort());
   });
 
   it('a running service sends a dead process\'s unsent claim once its lease ran out', async () => {
