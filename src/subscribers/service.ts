@@ -229,6 +229,8 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
   const keepHouse = async () => {
     try {
       await store.expirePending(Date.now());
+      // Outbox rows done with for longer than the retention (store/outbox-retention.ts), a bounded batch per tick.
+      await store.purgeDone(Date.now());
       announceStats({ ...(await store.stats()), sender: { ...sender.counts }, confirmations: { ...confirmations }, webhooks: { ...endpoints.counts }, at: Date.now() });
     } catch (error) {
       log.warn({ event: 'subscription-stats', reason: reasonOf(error) }, `subscription housekeeping failed (${reasonOf(error)})`);

@@ -11,6 +11,7 @@ import { newId } from '../store/ids.ts';
 import { migrate } from '../store/migrations.ts';
 import { openDatabase, type StoreLocation } from '../store/location.ts';
 import { isStringArray, readRow, type Row } from '../store/rows.ts';
+import { OUTBOX_RETENTION_MS, PURGE_BATCH_ROWS } from '../store/outbox-retention.ts';
 import { storedTime } from '../store/time.ts';
 import { SUBSCRIBER_MIGRATIONS } from './migrations.ts';
 import { hashToken, newToken } from './tokens.ts';
@@ -542,6 +543,26 @@ export class SubscriberStore {
       }
       return removed;
     });
+  }
+
+  /**
+   * Deletes up to `limit` outbox rows done with (`sent`, `failed`, `unknown`) whose last change is
+   * older than `retentionMs` (store/outbox-retention.ts). Guarded: the outer DELETE re-checks what
+   * the inner SELECT picked (on PostgreSQL skipping rows another purge holds), so replicas purging
+   * at once delete each row once. Returns
+   * the rows deleted (fewer than `limit`: nothing older is left). Events stay: their keys keep an
+   * event from being recorded twice.
+   */
+  async purgeDone(now: number, retentionMs = OUTBOX_RETENTION_MS, limit = PURGE_BATCH_ROWS): Promise<number> {
+    const before = t(now - retentionMs);
+    const done = "state IN ('sent', 'failed', 'unknown') AND updated_at < ?";
+    return (await this.db.run(
+      // The batch picked in a WITH, evaluated once: as a plain IN subquery PostgreSQL may run it
+      // again per row and delete more than `limit`.
+      `WITH batch AS (SELECT d.subscriber_id, d.event_id FROM outbox d WHERE d.${done} LIMIT ? ${skipLockedRows(this.db.dialect, 'd')})
+       DELETE FROM outbox WHERE ${done} AND (subscriber_id, event_id) IN (SELECT subscriber_id, event_id FROM batch)`,
+      before, limit, before,
+    )).changes;
   }
 
   async stats(): Promise<StoreStats> {

@@ -130,6 +130,8 @@ export class DeliveryQueue {
       const settled = await this.claims.reclaimExpired(Date.now());
       if (settled.inDoubt > 0) this.log(`notification outbox: ${settled.inDoubt} deliveries handed over by a process that stopped before recording them are marked unknown (not sent again)`);
       if (settled.requeued > 0) this.wake();
+      // Rows done with for longer than the retention go, a bounded batch per tick.
+      await this.claims.purgeDone(Date.now());
     } catch (error) {
       this.log(`notification outbox leases: ${error instanceof Error ? error.message : String(error)}`);
     }

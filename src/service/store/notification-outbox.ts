@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { skipLockedRows, type Database, type Sql } from '../../store/database.ts';
 import { newId } from '../../store/ids.ts';
+import { OUTBOX_RETENTION_MS, PURGE_BATCH_ROWS } from '../../store/outbox-retention.ts';
 import { storedTime } from '../../store/time.ts';
 import type { NotificationContent } from '../events/notification-content.ts';
 import { fromTable, int, json, text, type Row } from './rows.ts';
@@ -192,6 +193,23 @@ export class NotificationOutboxClaims {
       const inDoubt = (await tx.run("UPDATE notification_outbox SET state = 'unknown', lease_until = NULL, updated_at = ? WHERE state = 'sending' AND lease_until < ?", at, at)).changes;
       return { requeued, inDoubt };
     });
+  }
+
+  /**
+   * Deletes up to `limit` rows done with (`done`, `unknown`) whose last change is older than
+   * `retentionMs` (store/outbox-retention.ts); guarded like every change here, so processes
+   * purging at once delete each row once. The attempts' log (`notification_deliveries`) stays.
+   */
+  async purgeDone(nowMs: number, retentionMs = OUTBOX_RETENTION_MS, limit = PURGE_BATCH_ROWS): Promise<number> {
+    const before = t(nowMs - retentionMs);
+    const done = "state IN ('done', 'unknown') AND updated_at < ?";
+    return (await this.db.run(
+      // The batch picked in a WITH, evaluated once: as a plain IN subquery PostgreSQL may run it
+      // again per row and delete more than `limit`.
+      `WITH batch AS (SELECT d.id FROM notification_outbox d WHERE d.${done} LIMIT ? ${skipLockedRows(this.db.dialect, 'd')})
+       DELETE FROM notification_outbox WHERE ${done} AND id IN (SELECT id FROM batch)`,
+      before, limit, before,
+    )).changes;
   }
 
   /** When the next pending row is due (epoch ms), or null when none waits. */

@@ -98,6 +98,31 @@ describe.each(DIALECTS)('the notification outbox on %s', (dialect) => {
     expect(await one.notificationOutbox.countByState()).toEqual({ unknown: 1 });
   });
 
+  it('purges rows done with for longer than the retention, in bounded batches, once each with two processes purging at once', async () => {
+    const { one, two, organizationId, channelId } = await twoStores(dialect);
+    stores.push(one, two);
+    const RETENTION = 7 * 24 * 3_600_000;
+    const claims = new NotificationOutboxClaims(one.db, 60_000);
+    const other = new NotificationOutboxClaims(two.db, 60_000);
+    const start = Date.now() - 2 * RETENTION;
+    await one.notificationOutbox.queue(['a', 'b', 'c', 'd'].map((key) => ({ dedupeKey: `${key}|${channelId}`, organizationId, channelId, content: content(key) })), start);
+    const [doneOne, doneTwo, doneThree, waiting] = await claims.claimDue(start, 10);
+    for (const item of [doneOne!, doneTwo!, doneThree!]) expect(await claims.finish(item.id, null, start, async () => undefined)).toBe(true);
+    expect(await claims.finish(waiting!.id, start + 3 * RETENTION, start, async () => undefined)).toBe(true);
+    // A week-old row is kept one more day: queued and done a day inside the retention.
+    await one.notificationOutbox.queue([{ dedupeKey: `recent|${channelId}`, organizationId, channelId, content: content('recent') }], start + RETENTION + 86_400_000);
+    const [recent] = await claims.claimDue(start + RETENTION + 86_400_000, 10);
+    expect(await claims.finish(recent!.id, null, start + RETENTION + 86_400_000, async () => undefined)).toBe(true);
+    const now = start + 2 * RETENTION;
+    const [first, second] = await Promise.all([claims.purgeDone(now, RETENTION, 2), other.purgeDone(now, RETENTION, 2)]);
+    expect(Math.max(first, second)).toBeLessThanOrEqual(2);
+    let purged = first + second;
+    for (let round = 0; round < 3; round += 1) purged += await other.purgeDone(now, RETENTION, 2);
+    expect(purged).toBe(3);
+    // The attempt waiting for its retry stays however old; the recent one stays.
+    expect(await one.notificationOutbox.countByState()).toEqual({ done: 1, pending: 1 });
+  });
+
   it('renews only the claims listed (a failed attempt\'s runs out) and takes back one never handed over', async () => {
     const { one, two, organizationId, channelId } = await twoStores(dialect);
     stores.push(one, two);
