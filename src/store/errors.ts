@@ -30,8 +30,10 @@ export class StoreConnectError extends Error {
 /**
  * The database server cannot be used right now (it stopped, restarts, fails over, or the only
  * server reachable is read-only): the statement did not run, or its transaction was rolled back.
- * Callers answer "try again later" (HTTP 503 with Retry-After) or wait and retry; nothing half
- * done was kept. `retryAfterSeconds` is a hint for that answer.
+ * One exception: a call given up because the server did not answer in time (postgres.ts,
+ * ANSWER_WAIT_MS) may or may not have been applied; the stores guard every state change in SQL,
+ * so trying again is safe. Callers answer "try again later" (HTTP 503 with Retry-After) or wait
+ * and retry. `retryAfterSeconds` is a hint for that answer.
  */
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';

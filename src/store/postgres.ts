@@ -126,6 +126,32 @@ function query(sql: DriverSql, text: string, params: SqlParam[]): postgres.Pendi
  */
 export const CONNECTION_WAIT_MS = 5_000;
 
+/**
+ * The longest the driver waits before connecting again after a failed attempt. Its own delay
+ * grows with every failed connect of the pool (shared), up to 20 s: after a 30 s outage a
+ * statement handed to a connection still waiting out that delay got no connection within
+ * CONNECTION_WAIT_MS although the server was back (issue 29). Attempts are only made for
+ * statements that wait, and the callers already retry with their own growing delays.
+ */
+export const RECONNECT_DELAY_MAX_MS = 500;
+
+/** The driver's delay (seconds) before the next connect after `retries` failed ones: 25 ms doubling, capped. */
+export function reconnectDelaySeconds(retries: number): number {
+  return Math.min(RECONNECT_DELAY_MAX_MS, 25 * 2 ** Math.min(retries, 10)) / 1000;
+}
+
+/**
+ * How long a statement or a transaction may take from the call until it settles: beyond it the
+ * call is given up, so that a caller working in rounds (the outboxes' senders, the schedulers)
+ * always gets an answer, its round ends and the next one is scheduled (issue 29: a call that
+ * never settles would stop such a loop for good). Far above any statement of the stores; the
+ * migrations and the SQLite copy (migrationTransaction) are not bounded.
+ */
+export const ANSWER_WAIT_MS = 60_000;
+
+/** Given up after the statement was sent: the server may or may not have applied it. */
+const NO_ANSWER = (ms: number) => new StoreUnavailableError(`the PostgreSQL server gave no answer within ${ms / 1000} s; the change may or may not have been applied`);
+
 const NO_SERVER = () => new StoreUnavailableError(`no PostgreSQL server that takes writes answered within ${CONNECTION_WAIT_MS / 1000} s`);
 
 /** A statement not yet sent to a server (the driver's Query: `state` is set once it is). */
@@ -157,6 +183,8 @@ export interface PostgresOptions {
   maxConnections?: number;
   /** Seconds to wait for a connection before giving up. */
   connectTimeoutSeconds?: number;
+  /** How long a statement or transaction may take before it is given up (default ANSWER_WAIT_MS; tests shorten it). */
+  answerWaitMs?: number;
 }
 
 /**
@@ -170,36 +198,46 @@ export class PostgresDatabase implements Database {
   private sql: Driver;
   private readonly connect: () => Driver;
   private closed = false;
+  private readonly answerWaitMs: number;
 
-  private constructor(connect: () => Driver, sql: Driver) {
+  private constructor(connect: () => Driver, sql: Driver, answerWaitMs: number) {
     this.connect = connect;
     this.sql = sql;
+    this.answerWaitMs = answerWaitMs;
   }
 
   /**
-   * Runs a call on the pool, turning a failure of the server into StoreUnavailableError. A write
-   * refused as read-only means the pool holds connections to a standby (or a demoted primary):
-   * the pool is replaced, so the next call connects afresh and the driver picks a read-write
-   * server among DATABASE_URL's hosts (`target_session_attrs=read-write`).
-   */
-  /**
    * A statement on the pool, given up (cancelled before it is sent, never run) when no connection
-   * comes within CONNECTION_WAIT_MS; a statement already sent is awaited. Giving up replaces the
-   * pool, which ends the driver's attempts to connect.
+   * comes within CONNECTION_WAIT_MS; a statement already sent is awaited until ANSWER_WAIT_MS.
+   * Giving up replaces the pool, which ends the driver's attempts to connect (and, after an
+   * unanswered statement, closes its connection, so the server rolls back what it left open).
    */
   private statement(text: string, params: SqlParam[]): Promise<postgres.RowList<postgres.Row[]>> {
     return this.guarded(async (sql) => {
       const pending = query(sql, text, params);
       const first = await Promise.race([pending, delay(CONNECTION_WAIT_MS)]);
       if (first !== TIMED_OUT) return first as postgres.RowList<postgres.Row[]>;
-      if (!notSent(pending)) return await pending;
-      void pending.cancel();
       pending.catch(() => undefined);
+      if (notSent(pending)) {
+        void pending.cancel();
+        this.replacePool(sql);
+        throw NO_SERVER();
+      }
+      const answer = await Promise.race([pending, delay(this.answerWaitMs - CONNECTION_WAIT_MS)]);
+      if (answer !== TIMED_OUT) return answer as postgres.RowList<postgres.Row[]>;
+      // Cancelled on the server too (a statement waiting for a lock would otherwise still run when it is granted).
+      void Promise.resolve(pending.cancel() as unknown).catch(() => undefined);
       this.replacePool(sql);
-      throw NO_SERVER();
+      throw NO_ANSWER(this.answerWaitMs);
     });
   }
 
+  /**
+   * Runs a call on the pool, turning a failure of the server into StoreUnavailableError and
+   * replacing the pool, so the next call connects afresh: after a write refused as read-only (the
+   * pool holds connections to a standby, or a demoted primary) the driver picks a read-write
+   * server among DATABASE_URL's hosts (`target_session_attrs=read-write`).
+   */
   private async guarded<T>(call: (sql: Driver) => Promise<T>): Promise<T> {
     const sql = this.sql;
     try {
@@ -207,7 +245,10 @@ export class PostgresDatabase implements Database {
     } catch (error) {
       const unavailable = unavailableError(error);
       if (!unavailable) throw error;
-      if (error instanceof postgres.PostgresError && error.code === READ_ONLY_STATE) this.replacePool(sql);
+      // Every failure of the server or of the way to it replaces the pool, not only a read-only
+      // one: a connection that saw the server shut down keeps its last error (57P01) and fails
+      // the first statement it gets after it reconnects, the server long back (issue 29).
+      this.replacePool(sql);
       throw unavailable;
     }
   }
@@ -229,6 +270,7 @@ export class PostgresDatabase implements Database {
       ...sessionAttrs(url),
       max: options.maxConnections ?? 5,
       connect_timeout: options.connectTimeoutSeconds ?? 10,
+      backoff: reconnectDelaySeconds,
       // Notices ("schema already exists, skipping") are not Porchlight's to print.
       onnotice: () => undefined,
       connection: { application_name: 'porchlight', search_path: options.schema, TimeZone: 'UTC', DateStyle: 'ISO, MDY' },
@@ -248,7 +290,7 @@ export class PostgresDatabase implements Database {
           await tx.unsafe(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(options.schema)}`);
         });
       }
-      return new PostgresDatabase(connect, sql);
+      return new PostgresDatabase(connect, sql, Math.max(CONNECTION_WAIT_MS + 1_000, options.answerWaitMs ?? ANSWER_WAIT_MS));
     } catch (error) {
       await sql.end({ timeout: 1 }).catch(() => undefined);
       throw connectError(error, hosts);
@@ -270,23 +312,35 @@ export class PostgresDatabase implements Database {
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.guarded(async (sql) => {
       // Given up when no connection comes in time (as statement()): a transaction that begins
-      // after that finds `abandoned` and rolls back before doing anything.
+      // after that finds `abandoned` and rolls back before doing anything; given up when it does
+      // not settle within ANSWER_WAIT_MS: it rolls back once its work ends, if it ever does.
       let began = false;
       let abandoned = false;
       // Said, not assumed: a server whose default is REPEATABLE READ or SERIALIZABLE would make the
       // stores' guarded updates fail with serialization errors instead of waiting and re-checking.
-      const running = sql.begin(ISOLATION, (tx) => {
+      const running = sql.begin(ISOLATION, async (tx) => {
         if (abandoned) throw NO_SERVER();
         began = true;
-        return work(transactionOf(tx));
+        const result = await work(transactionOf(tx));
+        // Given up meanwhile (ANSWER_WAIT_MS): rolled back, not committed behind the caller's back.
+        if (abandoned) throw NO_ANSWER(this.answerWaitMs);
+        return result;
       }) as Promise<T>;
       const first = await Promise.race([running, delay(CONNECTION_WAIT_MS)]);
       if (first !== TIMED_OUT) return first as T;
-      if (began) return await running;
-      abandoned = true;
       running.catch(() => undefined);
+      if (!began) {
+        abandoned = true;
+        this.replacePool(sql);
+        throw NO_SERVER();
+      }
+      // Begun: awaited until ANSWER_WAIT_MS, then its connection is closed with the pool (the
+      // server rolls back, unless the COMMIT had already been applied).
+      const rest = await Promise.race([running, delay(this.answerWaitMs - CONNECTION_WAIT_MS)]);
+      if (rest !== TIMED_OUT) return rest as T;
+      abandoned = true;
       this.replacePool(sql);
-      throw NO_SERVER();
+      throw NO_ANSWER(this.answerWaitMs);
     });
   }
 

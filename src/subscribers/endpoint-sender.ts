@@ -39,6 +39,8 @@ export class EndpointSender {
   private readonly now: () => number;
   private readonly perHostBusy = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** The claims being delivered (the lease keeper renews these, and only these). */
+  private readonly held = new Map<string, DueDelivery>();
   private readonly waker: Waker;
 
   constructor(store: SubscriberStore, send: EndpointSend, options: EndpointSenderOptions) {
@@ -48,6 +50,11 @@ export class EndpointSender {
     this.now = options.now ?? Date.now;
     // A claim that fails (the store busy or gone) is tried again a second later.
     this.waker = new Waker(() => this.claim().catch(() => this.schedule(this.now() + 1_000)), this.now);
+  }
+
+  /** The claims being worked on, for the lease keeper (outbox-leases.ts). */
+  heldClaims(): DueDelivery[] {
+    return [...this.held.values()];
   }
 
   /** Something may be due: claim what fits now (or as soon as the current claim ends). */
@@ -64,9 +71,14 @@ export class EndpointSender {
     const batch = await this.store.claimDueDeliveries(this.now(), free, this.options.perHost, this.perHostBusy);
     for (const due of batch) {
       this.perHostBusy.set(due.host, (this.perHostBusy.get(due.host) ?? 0) + 1);
+      const key = `${due.subscriberId} ${due.eventId}`;
+      this.held.set(key, due);
       const running: Promise<void> = this.deliver(due)
-        .catch(() => undefined)
+        // Failed (the store unreachable): given back unless handed over, else settled by its lease.
+        .catch(() => this.store.release(due, this.now()).catch(() => false))
+        .then(() => undefined)
         .finally(() => {
+          this.held.delete(key);
           this.inFlight.delete(running);
           const left = (this.perHostBusy.get(due.host) ?? 1) - 1;
           if (left > 0) this.perHostBusy.set(due.host, left);

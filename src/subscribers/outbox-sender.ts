@@ -8,13 +8,16 @@
  * the whole sender pauses with a growing delay and the mails wait; a 4xx: that mail waits with
  * its own backoff; a 5xx to RCPT TO: that mail is given up and counts towards the address bouncing.
  * The store unreachable (PostgreSQL stopped or failing over): the round ends, and the sender tries
- * again after a delay that grows from half a second to 10 s while it lasts; a mail whose result
- * could not be recorded stays claimed and is settled by its lease (docs/subscriptions.md).
+ * again after a delay that grows from half a second to 10 s while it lasts; a claimed mail whose
+ * work failed is given back if it was not handed over, else (or when even that fails) settled by
+ * its lease, no longer renewed: pending again, or `unknown` if handed over (docs/subscriptions.md).
+ * Every store call settles (the PostgreSQL dialect gives a call up after ANSWER_WAIT_MS) and SMTP
+ * has its own timeouts, so a round always ends and the next one is scheduled.
  */
 import type { MailContent } from './mail-view.ts';
 import { finishMail } from './mail-view.ts';
 import type { MailTransport } from './mail-transport.ts';
-import type { DueMail, SubscriberStore } from './store.ts';
+import type { DueMail, OutboxKey, SubscriberStore } from './store.ts';
 import type { JsonObject } from './webhook-payload.ts';
 import { Waker } from './waker.ts';
 
@@ -90,6 +93,8 @@ export function storedMailFor(raw: string, locale: string | null): StoredMail | 
 export class OutboxSender {
   readonly counts: SenderCounts = { sent: 0, failed: 0, retried: 0 };
   private readonly waker: Waker;
+  /** The claims this sender is working on (the lease keeper renews these, and only these). */
+  private readonly held = new Map<string, OutboxKey>();
   private pausedUntil = 0;
   private pauses = 0;
   /** Rounds failed in a row (the store unreachable): the delay before the next grows with it. */
@@ -106,6 +111,11 @@ export class OutboxSender {
     this.options = options;
     this.now = options.now ?? Date.now;
     this.waker = new Waker(() => this.pump(), this.now);
+  }
+
+  /** The claims being worked on, for the lease keeper (outbox-leases.ts). */
+  heldClaims(): OutboxKey[] {
+    return [...this.held.values()];
   }
 
   /** Something may be due: drain now (or as soon as the current round ends). */
@@ -140,7 +150,7 @@ export class OutboxSender {
         return;
       }
       // Every send of the batch ends before the next claim (at most `concurrency` at once), even when one fails.
-      const failed = (await Promise.allSettled(batch.map((mail) => this.sendOne(mail)))).find((result) => result.status === 'rejected');
+      const failed = (await Promise.allSettled(batch.map((mail) => this.settle(mail)))).find((result) => result.status === 'rejected');
       if (failed) throw failed.reason;
       if (this.options.maxPerSecond > 0) {
         const wait = (batch.length * 1000) / this.options.maxPerSecond - (this.now() - now);
@@ -151,6 +161,25 @@ export class OutboxSender {
 
   private backoff(attempts: number, base: number): number {
     return Math.min(this.options.retryMaxMs, base * 2 ** Math.max(0, attempts - 1));
+  }
+
+  /**
+   * One claimed mail, held (renewed) while it is worked on and let go after, whatever happened.
+   * When its work fails (the store unreachable, a statement given up) the claim is given back if
+   * the mail was not handed over yet; if that fails too, or it was handed over, its lease settles
+   * it (pending again, or `unknown`: never sent twice).
+   */
+  private async settle(due: DueMail): Promise<void> {
+    const key = `${due.subscriberId} ${due.eventId}`;
+    this.held.set(key, due);
+    try {
+      await this.sendOne(due);
+    } catch (error) {
+      await this.store.release(due, this.now()).catch(() => false);
+      throw error;
+    } finally {
+      this.held.delete(key);
+    }
   }
 
   private async sendOne(due: DueMail): Promise<void> {

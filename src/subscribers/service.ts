@@ -125,6 +125,7 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
   // Claims of a process that died (this one before a restart, or another replica) are settled
   // once their lease is over; live claims of other processes are never touched.
   const leases = keepLeases(store, {
+    held: () => [...sender.heldClaims(), ...endpoints.heldClaims()],
     onReclaimed: ({ requeued, inDoubt }) => {
       if (inDoubt > 0) log.warn({ event: 'outbox-recovery', mails: inDoubt }, `${inDoubt} mails or deliveries were being sent by a process that stopped; they are not sent again`);
       if (requeued > 0) {
@@ -235,6 +236,8 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
   const keepHouse = async () => {
     try {
       await store.expirePending(Date.now());
+      // Outbox rows done with for longer than the retention (store/outbox-retention.ts), a bounded batch per tick.
+      await store.purgeDone(Date.now());
       announceStats({ ...(await store.stats()), sender: { ...sender.counts }, confirmations: { ...confirmations }, webhooks: { ...endpoints.counts }, at: Date.now() });
     } catch (error) {
       log.warn({ event: 'subscription-stats', reason: reasonOf(error) }, `subscription housekeeping failed (${reasonOf(error)})`);

@@ -11,6 +11,7 @@ import { newId } from '../store/ids.ts';
 import { migrate } from '../store/migrations.ts';
 import { openDatabase, type StoreLocation } from '../store/location.ts';
 import { isStringArray, readRow, type Row } from '../store/rows.ts';
+import { OUTBOX_RETENTION_MS, PURGE_BATCH_ROWS } from '../store/outbox-retention.ts';
 import { storedTime } from '../store/time.ts';
 import { SUBSCRIBER_MIGRATIONS } from './migrations.ts';
 import { hashToken, newToken } from './tokens.ts';
@@ -367,9 +368,37 @@ export class SubscriberStore {
     return (await this.db.run(`UPDATE outbox SET started_at = ?, lease_until = ? WHERE subscriber_id = ? AND event_id = ? AND ${HELD}`, t(now), t(now + this.leaseMs), mail.subscriberId, mail.eventId, this.owner)).changes > 0;
   }
 
-  /** Extends every claim this store holds to `now + leaseMs` (called every third of a lease while it runs). */
-  async renewLeases(now: number): Promise<number> {
-    return (await this.db.run(`UPDATE outbox SET lease_until = ? WHERE ${HELD}`, t(now + this.leaseMs), this.owner)).changes;
+  /**
+   * Extends the claims listed, those a sender of this store is still working on, to `now +
+   * leaseMs` (called every third of a lease). Only those: a claim whose round failed (the store
+   * unreachable when its result was to be written) is no longer renewed, so its lease runs out
+   * and reclaimExpired settles it; renewing every claim of the store kept such mails claimed,
+   * never sent, as long as the process lived (issue 29).
+   */
+  async renewLeases(now: number, held: readonly OutboxKey[]): Promise<number> {
+    let renewed = 0;
+    // A few dozen at most (the senders' concurrency): one statement per slice of keys.
+    for (let start = 0; start < held.length; start += 100) {
+      const slice = held.slice(start, start + 100);
+      renewed += (await this.db.run(
+        `UPDATE outbox SET lease_until = ? WHERE ${HELD} AND (${slice.map(() => '(subscriber_id = ? AND event_id = ?)').join(' OR ')})`,
+        t(now + this.leaseMs), this.owner, ...slice.flatMap((key) => [key.subscriberId, key.eventId]),
+      )).changes;
+    }
+    return renewed;
+  }
+
+  /**
+   * A claim given back by a sender whose work on it failed before it was handed over: pending
+   * again at once, the attempt not counted. Nothing when it was handed over (`started_at` set:
+   * its lease makes it `unknown`, never sent again) or is no longer this store's. Best effort:
+   * when the store cannot be reached, the claim's lease settles it the same way.
+   */
+  async release(mail: OutboxKey, now: number): Promise<boolean> {
+    return (await this.db.run(
+      `UPDATE outbox SET state = 'pending', attempts = attempts - 1, next_attempt = ?, updated_at = ?, claimed_by = NULL, lease_until = NULL WHERE subscriber_id = ? AND event_id = ? AND ${HELD} AND started_at IS NULL`,
+      t(now), t(now), mail.subscriberId, mail.eventId, this.owner,
+    )).changes > 0;
   }
 
   /** Delivered. False (nothing recorded) when the claim is no longer this store's. */
@@ -536,6 +565,26 @@ export class SubscriberStore {
       }
       return removed;
     });
+  }
+
+  /**
+   * Deletes up to `limit` outbox rows done with (`sent`, `failed`, `unknown`) whose last change is
+   * older than `retentionMs` (store/outbox-retention.ts). Guarded: the outer DELETE re-checks what
+   * the inner SELECT picked (on PostgreSQL skipping rows another purge holds), so replicas purging
+   * at once delete each row once. Returns
+   * the rows deleted (fewer than `limit`: nothing older is left). Events stay: their keys keep an
+   * event from being recorded twice.
+   */
+  async purgeDone(now: number, retentionMs = OUTBOX_RETENTION_MS, limit = PURGE_BATCH_ROWS): Promise<number> {
+    const before = t(now - retentionMs);
+    const done = "state IN ('sent', 'failed', 'unknown') AND updated_at < ?";
+    return (await this.db.run(
+      // The batch picked in a WITH, evaluated once: as a plain IN subquery PostgreSQL may run it
+      // again per row and delete more than `limit`.
+      `WITH batch AS (SELECT d.subscriber_id, d.event_id FROM outbox d WHERE d.${done} LIMIT ? ${skipLockedRows(this.db.dialect, 'd')})
+       DELETE FROM outbox WHERE ${done} AND (subscriber_id, event_id) IN (SELECT subscriber_id, event_id FROM batch)`,
+      before, limit, before,
+    )).changes;
   }
 
   async stats(): Promise<StoreStats> {

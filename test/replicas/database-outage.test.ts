@@ -4,8 +4,8 @@
  * the subscription form and an API write (POST /incidents through the API's nginx) answer 503 with
  * Retry-After and a clear message (no 500, no hang, no stack trace) and keep nothing; after the
  * database returns, without restarting Porchlight, the API takes the incident, checks are recorded
- * again and the form works again. That the incident is then mailed once to every subscriber is
- * the second test, skipped while its known bug is open (see there).
+ * again and the form works again. The second test: the incident is then mailed once to every
+ * subscriber, and the new subscriber gets a confirmation.
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,12 +91,10 @@ describe.runIf(replicaTestsRun())('PostgreSQL stopped for 30 s under two replica
     }
   }, 240_000);
 
-  // KNOWN BUG, open (issue 29, docs/scaling.md): with the embedded APIs on PostgreSQL, the
-  // subscribers' outbox sender logs one failed round right after the database returns and then
-  // sends nothing more, so the mails of the incident created after the outage stay queued. Skipped
-  // (not weakened) until it is fixed; run it with `npx vitest run test/replicas/database-outage.test.ts`
-  // after removing `.skip` to reproduce.
-  it.skip('then mails what waited, once each, and confirms a new subscriber', async () => {
+  // Issue 29: this failed while, right after the database returned, statements waited out the
+  // driver's grown reconnect delay or got a connection's stale shutdown error, the sender's round
+  // failed, and the mails it had claimed stayed claimed (renewed by the lease keeper) for good.
+  it('then mails what waited, once each, and confirms a new subscriber', async () => {
     if (!waiting) throw new Error('the outage test did not run');
     const readers = waiting.readers;
     await until(() => mailsAbout(set.smtp.mails, 'Database outage drill').size >= SUBSCRIBERS, 'the waiting mails', 90_000);

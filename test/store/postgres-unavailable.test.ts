@@ -4,6 +4,7 @@
  * is back, and a pool that reached a read-only server (a standby) is replaced, so that after a
  * promotion writes go through without reopening anything. Real servers on loopback.
  */
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../src/store/errors.ts';
 import { CONNECTION_WAIT_MS, PostgresDatabase, unavailableError } from '../../src/store/postgres.ts';
@@ -41,6 +42,59 @@ describe.runIf(DIALECTS.includes('postgres'))('the PostgreSQL dialect while its 
       await db.close();
     }
   }, 60_000);
+
+  it('answers at once when the server is back after a long outage (reconnect delay capped, pool replaced)', async () => {
+    // What this guards (issue 29), two driver behaviours that failed statements right after the
+    // server returned: every failed connect during an outage grew the driver's shared reconnect
+    // delay (up to 20 s), so a statement handed to a connection still waiting out that delay got
+    // no connection within CONNECTION_WAIT_MS although the server was up; and a connection that
+    // saw the shutdown (57P01) kept that error and failed the first statement after it
+    // reconnected. Statements a few seconds apart during the outage, as the housekeeping makes them.
+    const db = await PostgresDatabase.open(url, { schema: 'long_outage' });
+    try {
+      await db.run('CREATE TABLE IF NOT EXISTS notes (body text)');
+      cluster.stopServer();
+      for (let i = 0; i < 9; i += 1) {
+        await expect(db.run('INSERT INTO notes VALUES (?)', 'lost')).rejects.toBeInstanceOf(StoreUnavailableError);
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+      }
+      cluster.startServer();
+      const started = Date.now();
+      const answers = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? db.run('INSERT INTO notes VALUES (?)', `kept ${i}`) : db.transaction(async (tx) => tx.run('INSERT INTO notes VALUES (?)', `kept ${i}`)))));
+      expect(answers.filter((answer) => answer.status === 'rejected')).toEqual([]);
+      // Far below CONNECTION_WAIT_MS, with room for a loaded machine.
+      expect(Date.now() - started).toBeLessThan(CONNECTION_WAIT_MS - 1_000);
+      expect(await db.get("SELECT COUNT(*) AS n FROM notes WHERE body LIKE 'kept%'")).toEqual({ n: 8 });
+    } finally {
+      await db.close();
+    }
+  }, 90_000);
+
+  it('gives up a statement or a transaction the server does not answer in time, cancelled, so that a round always ends', async () => {
+    const db = await PostgresDatabase.open(url, { schema: 'no_answer', answerWaitMs: 7_000 });
+    const holder = postgres(url, { max: 1, onnotice: () => undefined, connection: { search_path: 'no_answer' } });
+    try {
+      await db.run('CREATE TABLE IF NOT EXISTS notes (id int PRIMARY KEY, body text)');
+      await db.run("INSERT INTO notes VALUES (1, 'first')");
+      // A lock never granted while the calls wait: the server answers neither.
+      const locking = await holder.reserve();
+      await locking.unsafe('BEGIN');
+      await locking.unsafe('SELECT body FROM notes WHERE id = 1 FOR UPDATE');
+      const started = Date.now();
+      await expect(db.run("UPDATE notes SET body = body || ' statement' WHERE id = 1")).rejects.toThrow(/no answer within 7 s/);
+      await expect(db.transaction(async (tx) => tx.run("UPDATE notes SET body = body || ' transaction' WHERE id = 1"))).rejects.toThrow(/no answer within 7 s/);
+      expect(Date.now() - started).toBeLessThan(2 * 7_000 + 6_000);
+      await locking.unsafe('COMMIT');
+      locking.release();
+      // The same Database works again, and neither call given up was applied after all.
+      await db.run("UPDATE notes SET body = body || ' after' WHERE id = 1");
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(await db.get('SELECT body FROM notes WHERE id = 1')).toEqual({ body: 'first after' });
+    } finally {
+      await holder.end({ timeout: 5 });
+      await db.close();
+    }
+  }, 90_000);
 
   it('replaces a pool whose server turned read-only, so that writes reach the promoted standby', async () => {
     const setup = await PostgresDatabase.open(url, { schema: 'failover' });

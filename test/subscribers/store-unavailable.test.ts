@@ -9,9 +9,9 @@ import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../src/store/errors.ts';
 import { DEFAULT_LANGUAGE_SETTINGS } from '../../src/site/i18n/settings.ts';
-import { OutboxSender } from '../../src/subscribers/outbox-sender.ts';
+import { OutboxSender, type StoredEvent } from '../../src/subscribers/outbox-sender.ts';
 import { createRoutes } from '../../src/subscribers/routes.ts';
-import type { SubscriberStore } from '../../src/subscribers/store.ts';
+import { SubscriberStore } from '../../src/subscribers/store.ts';
 import type { MailTransport } from '../../src/subscribers/mail-transport.ts';
 import { snapshot } from '../site/view/fixtures.ts';
 
@@ -110,5 +110,63 @@ describe('the outbox sender with the store unreachable', () => {
     await sender.close();
     expect(claims).toBe(4);
     expect(delays).toEqual([500, 1_000, 2_000]);
+  });
+
+  /**
+   * Issue 29: a round that failed after claiming (the store unreachable when a mail was to be
+   * marked started) left its mails `sending`, and the lease keeper renewed every claim of the
+   * store, so they were never sent while the process lived. Now the failed mails are given back
+   * (or, when even that fails, no longer renewed and settled by their lease), and go out in a
+   * later round.
+   */
+  it('gives back the claims of a failed round, so their mails go out in a later one', async () => {
+    const store = await SubscriberStore.open(':memory:', { leaseMs: 1_000 });
+    for (let i = 0; i < 4; i += 1) {
+      const request = (await store.subscribe('page_1', { address: `s${i}@example.com`, key: `s${i}@example.com` }, [], Date.now()))!;
+      await store.confirm(request.token, Date.now());
+    }
+    const mail = { pageName: 'Acme', subject: 'Outage', text: 'Down.', html: '<p>Down.</p>', brandColor: '#000000', logoUrl: null, pageUrl: 'https://status.example.com/acme', locale: 'en', manageBase: 'https://status.example.com/acme/subscribe/manage' };
+    const event: StoredEvent = { defaultLocale: 'en', mails: { en: mail } };
+    expect(await store.recordEvent('page_1', 'incident:1:created', JSON.stringify(event), new Set(['m']), Date.now())).toBe(4);
+    // The store goes away for the first two marks (and for giving the first one back).
+    let failures = 2;
+    const flaky = Object.create(store) as SubscriberStore;
+    flaky.markStarted = async (key, now) => (failures-- > 0 ? away() : store.markStarted(key, now));
+    let releases = 0;
+    flaky.release = async (key, now) => (releases++ === 0 ? away() : store.release(key, now));
+    const sent: string[] = [];
+    const transport = { send: async (message: { to: string }) => { sent.push(message.to); return { outcome: 'sent' as const }; }, close: () => undefined } as unknown as MailTransport;
+    let failedRounds = 0;
+    const sender = new OutboxSender(flaky, transport, {
+      concurrency: 4,
+      retryBaseMs: 100,
+      retryMaxMs: 1_000,
+      maxAttempts: 3,
+      maxPerSecond: 0,
+      manageUrl: () => 'https://status.example.com/manage',
+      messageId: (due) => `<${due.eventId}.${due.subscriberId}@example.com>`,
+      onRoundFailed: () => (failedRounds += 1),
+    });
+    try {
+      sender.wake();
+      const deadline = Date.now() + 15_000;
+      while (sent.length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(failedRounds).toBe(1);
+      // Three sent: two in the failed round, one given back and sent by the next; none twice.
+      expect(sent).toHaveLength(3);
+      expect(new Set(sent).size).toBe(3);
+      // The fourth could not be given back: claimed, but no longer held, so the lease keeper lets it run out.
+      expect(sender.heldClaims()).toEqual([]);
+      expect((await store.stats()).outbox).toMatchObject({ sent: 3, sending: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect(await store.reclaimExpired(Date.now())).toEqual({ requeued: 1, inDoubt: 0 });
+      sender.wake();
+      while (sent.length < 4 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(new Set(sent).size).toBe(4);
+    } finally {
+      await sender.close();
+      await store.close();
+    }
   });
 });

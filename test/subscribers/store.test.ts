@@ -198,6 +198,37 @@ describe.each(DIALECTS)('SubscriberStore with callers at once on %s', (dialect) 
     await store.close();
   });
 
+  it('purges outbox rows done with for longer than the retention, in bounded batches, once each with two purging at once', async () => {
+    const store = await open(dialects.location(dialect));
+    const RETENTION = 7 * 24 * 3_600_000;
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await confirmed(store, { address: `${name}@example.com`, key: `${name}@example.com` });
+    await store.recordEvent('page_1', 'e1', '{}', new Set(['m']), T0);
+    const [sentOne, sentTwo, failed, retried, sending] = await store.claimDue(T0, 10);
+    for (const mail of [sentOne!, sentTwo!]) {
+      await store.markStarted(mail, T0);
+      await store.markSent(mail, T0);
+    }
+    await store.markFailed(failed!, T0, false);
+    await store.markRetry(retried!, T0 + 2 * RETENTION, T0);
+    expect(sending).toBeDefined();
+    // A week later, a newer event sent to one subscriber: kept.
+    await store.recordEvent('page_1', 'e2', '{}', new Set(['m']), T0 + RETENTION);
+    const [fresh] = await store.claimDue(T0 + RETENTION, 1);
+    await store.markStarted(fresh!, T0 + RETENTION);
+    await store.markSent(fresh!, T0 + RETENTION);
+    const now = T0 + RETENTION + 1;
+    // Two replicas' housekeeping at once, two rows each at most, then again until nothing is
+    // left: the three old rows, each deleted once.
+    const [first, second] = await Promise.all([store.purgeDone(now, RETENTION, 2), store.purgeDone(now, RETENTION, 2)]);
+    expect(Math.max(first!, second!)).toBeLessThanOrEqual(2);
+    let purged = first! + second!;
+    for (let round = 0; round < 3; round += 1) purged += await store.purgeDone(now, RETENTION, 2);
+    expect(purged).toBe(3);
+    // Waiting and claimed rows stay, however old; so does the week-old sent one.
+    expect((await store.stats()).outbox).toMatchObject({ sent: 1, failed: 0, unknown: 0, pending: 5, sending: 1 });
+    await store.close();
+  });
+
   it('claims each due mail once when two senders claim at once', async () => {
     const store = await open(dialects.location(dialect));
     for (const address of ['a', 'b', 'c', 'd', 'e']) await confirmed(store, { address: `${address}@example.com`, key: `${address}@example.com` });
@@ -238,7 +269,7 @@ describe.each(DIALECTS)('SubscriberStore outbox leases: two processes on one %s 
     expect(await b.reclaimExpired(T0 + LEASE - 1)).toEqual({ requeued: 0, inDoubt: 0 });
     expect(await b.claimDue(T0 + LEASE - 1, 10)).toEqual([]);
     // a's send outlasts a lease: renewed, it stays a's.
-    expect(await a.renewLeases(T0 + 900)).toBe(2);
+    expect(await a.renewLeases(T0 + 900, claimed)).toBe(2);
     expect(await b.reclaimExpired(T0 + 1_800)).toEqual({ requeued: 0, inDoubt: 0 });
     expect(await b.markSent(claimed[0]!, T0 + 1_800)).toBe(false);
     expect(await a.markSent(claimed[0]!, T0 + 1_800)).toBe(true);
@@ -267,6 +298,26 @@ describe.each(DIALECTS)('SubscriberStore outbox leases: two processes on one %s 
     expect(await outbox(a)).toMatchObject({ sent: 2, unknown: 1, pending: 0, sending: 0 });
   });
 
+  it('renews only the claims listed (a failed round\'s are left to run out) and takes back one never handed over', async () => {
+    const [a, b] = await pair();
+    await fanOut(a, 3);
+    const [working, dropped, given] = await a.claimDue(T0, 10);
+    await a.markStarted(working!, T0);
+    // The round that claimed `dropped` failed: the lease keeper no longer lists it (issue 29:
+    // renewing every claim of the store kept it claimed, never sent, for the process's life).
+    expect(await a.renewLeases(T0 + LEASE - 1, [working!])).toBe(1);
+    expect(await b.reclaimExpired(T0 + LEASE + 1)).toEqual({ requeued: 2, inDoubt: 0 });
+    // Given back at once instead: pending again, the attempt not counted; a handed-over one is not.
+    const [again] = await b.claimDue(T0 + LEASE + 2, 1);
+    expect(await b.release(again!, T0 + LEASE + 3)).toBe(true);
+    expect(await b.release(again!, T0 + LEASE + 3)).toBe(false);
+    expect(await a.release(working!, T0 + LEASE + 3)).toBe(false);
+    const resent = await b.claimDue(T0 + LEASE + 4, 10);
+    expect(resent.map((mail) => mail.subscriberId).sort()).toEqual([dropped!.subscriberId, given!.subscriberId].sort());
+    expect(resent.map((mail) => mail.attempts)).toEqual([1, 1]);
+    expect(await outbox(b)).toMatchObject({ sending: 3, pending: 0 });
+  });
+
   it('refuses a late result from a process whose lease was taken over (fencing)', async () => {
     const [a, b] = await pair();
     await fanOut(a, 2);
@@ -278,7 +329,7 @@ describe.each(DIALECTS)('SubscriberStore outbox leases: two processes on one %s 
     expect(taken!.subscriberId).toBe(idle!.subscriberId);
     // a wakes up: it may not start the one it lost, and none of its results is recorded.
     expect(await a.markStarted(idle!, T0 + LEASE + 2)).toBe(false);
-    expect(await a.renewLeases(T0 + LEASE + 2)).toBe(0);
+    expect(await a.renewLeases(T0 + LEASE + 2, [started!, idle!])).toBe(0);
     expect(await a.markSent(started!, T0 + LEASE + 2)).toBe(false);
     expect(await a.markFailed(idle!, T0 + LEASE + 2)).toBe(false);
     expect(await a.markRetry(idle!, T0 + 60_000, T0 + LEASE + 2)).toBe(false);

@@ -62,6 +62,8 @@ export class DeliveryQueue {
   private readonly claims: NotificationOutboxClaims;
   private readonly settings: OutboxSettings;
   private readonly inFlight = new Set<Promise<void>>();
+  /** The claims being sent (the lease keeper renews these, and only these). */
+  private readonly held = new Set<string>();
   private readonly abort = new AbortController();
   private timer: NodeJS.Timeout | null = null;
   private leaseTimer: NodeJS.Timeout | null = null;
@@ -124,10 +126,12 @@ export class DeliveryQueue {
 
   private async keepLeases(): Promise<void> {
     try {
-      await this.claims.renewLeases(Date.now());
+      await this.claims.renewLeases(Date.now(), [...this.held]);
       const settled = await this.claims.reclaimExpired(Date.now());
       if (settled.inDoubt > 0) this.log(`notification outbox: ${settled.inDoubt} deliveries handed over by a process that stopped before recording them are marked unknown (not sent again)`);
       if (settled.requeued > 0) this.wake();
+      // Rows done with for longer than the retention go, a bounded batch per tick.
+      await this.claims.purgeDone(Date.now());
     } catch (error) {
       this.log(`notification outbox leases: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -153,11 +157,16 @@ export class DeliveryQueue {
   }
 
   private startAttempt(item: ClaimedNotification): void {
-    const running = this.attempt(item).catch((error: unknown) => {
+    this.held.add(item.id);
+    const running = this.attempt(item).catch(async (error: unknown) => {
       this.log(`notification delivery ${item.id} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+      // Given back unless handed over; else (or when the store is still away) its lease, no
+      // longer renewed, settles it: pending again, or `unknown` (never sent twice).
+      await this.claims.release(item.id, Date.now()).catch(() => false);
     });
     this.inFlight.add(running);
     void running.finally(() => {
+      this.held.delete(item.id);
       this.inFlight.delete(running);
       // A slot is free: rows that waited for one may go.
       this.wake();

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { skipLockedRows, type Database, type Sql } from '../../store/database.ts';
 import { newId } from '../../store/ids.ts';
+import { OUTBOX_RETENTION_MS, PURGE_BATCH_ROWS } from '../../store/outbox-retention.ts';
 import { storedTime } from '../../store/time.ts';
 import type { NotificationContent } from '../events/notification-content.ts';
 import { fromTable, int, json, text, type Row } from './rows.ts';
@@ -131,9 +132,31 @@ export class NotificationOutboxClaims {
     return (await this.db.run(`UPDATE notification_outbox SET started_at = ?, lease_until = ?, updated_at = ? WHERE id = ? AND ${HELD}`, t(nowMs), t(nowMs + this.leaseMs), t(nowMs), id, this.holder)).changes > 0;
   }
 
-  /** Extends every claim this holder has (called every third of a lease). */
-  async renewLeases(nowMs: number): Promise<number> {
-    return (await this.db.run(`UPDATE notification_outbox SET lease_until = ? WHERE ${HELD}`, t(nowMs + this.leaseMs), this.holder)).changes;
+  /**
+   * Extends the claims listed, those this process is still sending (called every third of a
+   * lease). Only those: a claim whose attempt failed without a result written (the store
+   * unreachable) is left to run out and be settled by reclaimExpired; renewing every claim of the
+   * holder kept such a row claimed, never sent, as long as the process lived (issue 29).
+   */
+  async renewLeases(nowMs: number, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    let renewed = 0;
+    for (let start = 0; start < ids.length; start += 100) {
+      const slice = ids.slice(start, start + 100);
+      renewed += (await this.db.run(`UPDATE notification_outbox SET lease_until = ? WHERE ${HELD} AND id IN (${slice.map(() => '?').join(', ')})`, t(nowMs + this.leaseMs), this.holder, ...slice)).changes;
+    }
+    return renewed;
+  }
+
+  /**
+   * A claim given back after its attempt failed before it was handed over: pending again at once.
+   * Nothing when it was handed over (its lease makes it `unknown`) or is no longer this holder's.
+   */
+  async release(id: string, nowMs: number): Promise<boolean> {
+    return (await this.db.run(
+      `UPDATE notification_outbox SET state = 'pending', next_attempt = ?, claimed_by = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND ${HELD} AND started_at IS NULL`,
+      t(nowMs), t(nowMs), id, this.holder,
+    )).changes > 0;
   }
 
   /**
@@ -170,6 +193,23 @@ export class NotificationOutboxClaims {
       const inDoubt = (await tx.run("UPDATE notification_outbox SET state = 'unknown', lease_until = NULL, updated_at = ? WHERE state = 'sending' AND lease_until < ?", at, at)).changes;
       return { requeued, inDoubt };
     });
+  }
+
+  /**
+   * Deletes up to `limit` rows done with (`done`, `unknown`) whose last change is older than
+   * `retentionMs` (store/outbox-retention.ts); guarded like every change here, so processes
+   * purging at once delete each row once. The attempts' log (`notification_deliveries`) stays.
+   */
+  async purgeDone(nowMs: number, retentionMs = OUTBOX_RETENTION_MS, limit = PURGE_BATCH_ROWS): Promise<number> {
+    const before = t(nowMs - retentionMs);
+    const done = "state IN ('done', 'unknown') AND updated_at < ?";
+    return (await this.db.run(
+      // The batch picked in a WITH, evaluated once: as a plain IN subquery PostgreSQL may run it
+      // again per row and delete more than `limit`.
+      `WITH batch AS (SELECT d.id FROM notification_outbox d WHERE d.${done} LIMIT ? ${skipLockedRows(this.db.dialect, 'd')})
+       DELETE FROM notification_outbox WHERE ${done} AND id IN (SELECT id FROM batch)`,
+      before, limit, before,
+    )).changes;
   }
 
   /** When the next pending row is due (epoch ms), or null when none waits. */

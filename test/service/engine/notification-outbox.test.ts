@@ -91,11 +91,55 @@ describe.each(DIALECTS)('the notification outbox on %s', (dialect) => {
     if (!item) throw new Error('expected a claim');
     expect(await dead.markStarted(item.id, start)).toBe(true);
     // A renewal keeps a live holder's claim: not settled at the first lease's end.
-    expect(await dead.renewLeases(start + 900)).toBe(1);
+    expect(await dead.renewLeases(start + 900, [item.id])).toBe(1);
     expect(await alive.reclaimExpired(start + 1_500)).toEqual({ requeued: 0, inDoubt: 0 });
     expect(await alive.reclaimExpired(start + 2_000)).toEqual({ requeued: 0, inDoubt: 1 });
     expect(await alive.claimDue(start + 10_000, 10)).toEqual([]);
     expect(await one.notificationOutbox.countByState()).toEqual({ unknown: 1 });
+  });
+
+  it('purges rows done with for longer than the retention, in bounded batches, once each with two processes purging at once', async () => {
+    const { one, two, organizationId, channelId } = await twoStores(dialect);
+    stores.push(one, two);
+    const RETENTION = 7 * 24 * 3_600_000;
+    const claims = new NotificationOutboxClaims(one.db, 60_000);
+    const other = new NotificationOutboxClaims(two.db, 60_000);
+    const start = Date.now() - 2 * RETENTION;
+    await one.notificationOutbox.queue(['a', 'b', 'c', 'd'].map((key) => ({ dedupeKey: `${key}|${channelId}`, organizationId, channelId, content: content(key) })), start);
+    const [doneOne, doneTwo, doneThree, waiting] = await claims.claimDue(start, 10);
+    for (const item of [doneOne!, doneTwo!, doneThree!]) expect(await claims.finish(item.id, null, start, async () => undefined)).toBe(true);
+    expect(await claims.finish(waiting!.id, start + 3 * RETENTION, start, async () => undefined)).toBe(true);
+    // A week-old row is kept one more day: queued and done a day inside the retention.
+    await one.notificationOutbox.queue([{ dedupeKey: `recent|${channelId}`, organizationId, channelId, content: content('recent') }], start + RETENTION + 86_400_000);
+    const [recent] = await claims.claimDue(start + RETENTION + 86_400_000, 10);
+    expect(await claims.finish(recent!.id, null, start + RETENTION + 86_400_000, async () => undefined)).toBe(true);
+    const now = start + 2 * RETENTION;
+    const [first, second] = await Promise.all([claims.purgeDone(now, RETENTION, 2), other.purgeDone(now, RETENTION, 2)]);
+    expect(Math.max(first, second)).toBeLessThanOrEqual(2);
+    let purged = first + second;
+    for (let round = 0; round < 3; round += 1) purged += await other.purgeDone(now, RETENTION, 2);
+    expect(purged).toBe(3);
+    // The attempt waiting for its retry stays however old; the recent one stays.
+    expect(await one.notificationOutbox.countByState()).toEqual({ done: 1, pending: 1 });
+  });
+
+  it('renews only the claims listed (a failed attempt\'s runs out) and takes back one never handed over', async () => {
+    const { one, two, organizationId, channelId } = await twoStores(dialect);
+    stores.push(one, two);
+    const holder = new NotificationOutboxClaims(one.db, 1_000);
+    const other = new NotificationOutboxClaims(two.db, 1_000);
+    const start = Date.now();
+    await one.notificationOutbox.queue(['x', 'y', 'z'].map((key) => ({ dedupeKey: `${key}|${channelId}`, organizationId, channelId, content: content(key) })), start);
+    const [sending, failed, givenBack] = await holder.claimDue(start, 10);
+    if (!sending || !failed || !givenBack) throw new Error('expected three claims');
+    expect(await holder.markStarted(sending.id, start)).toBe(true);
+    // Issue 29: the attempt of `failed` ended without a result; it is no longer listed, so not kept alive.
+    expect(await holder.renewLeases(start + 900, [sending.id])).toBe(1);
+    expect(await holder.release(givenBack.id, start + 950)).toBe(true);
+    expect(await holder.release(sending.id, start + 950)).toBe(false);
+    expect(await other.reclaimExpired(start + 1_500)).toEqual({ requeued: 1, inDoubt: 0 });
+    const taken = await other.claimDue(start + 1_500, 10);
+    expect(taken.map((item) => item.id).sort()).toEqual([failed.id, givenBack.id].sort());
   });
 
   it('a running service sends a dead process\'s unsent claim once its lease ran out', async () => {

@@ -25,6 +25,7 @@ const sender = new OutboxSender(store, transport, {
   messageId: (mail) => `<${mail.eventId}.${mail.subscriberId}@porchlight.test>`,
 });
 const leases = keepLeases(store, {
+  held: () => sender.heldClaims(),
   onReclaimed: () => sender.wake(),
   onError: (error) => console.error('leases:', error),
 });
