@@ -4,8 +4,8 @@ import { test, expect } from './fixtures.ts';
 import { apiFor } from './support/api.ts';
 import { startPorchlightProcess } from './support/porchlight-process.ts';
 import { screenshotWholePage } from './support/full-page.ts';
+import { WCAG_AA } from './support/axe-tags.ts';
 
-const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
 async function templates(porchlight: Parameters<typeof apiFor>[0]) {
   const api = apiFor(porchlight);

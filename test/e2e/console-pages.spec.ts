@@ -20,21 +20,19 @@ import { ar } from '../../src/site/i18n/messages/ar.ts';
 import { DEMO_ADMIN } from '../../src/server/console-setup.ts';
 import { SubscriberStore } from '../../src/subscribers/store.ts';
 import { parseEmailAddress } from '../../src/subscribers/email-address.ts';
+import { WCAG_AA } from './support/axe-tags.ts';
+import { consoleCliEnv, OPERATOR_PASSWORD, setUpOperator, signInOperator } from './support/console-operator.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ javaScriptEnabled: false, viewport: { width: 375, height: 740 }, locale: 'en-GB' });
 
-const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
-const PASSWORD = 'a long enough passphrase';
 let site: PorchlightProcess;
 let dir: string;
 let origin: string;
 let console_: string;
 const links = new Map<string, string>();
 
-function cliEnv(): Record<string, string> {
-  return { SUBSCRIBERS_DB: join(dir, 'subscribers.db'), SITE_PUBLIC_URL: origin, CACHE_DIR: join(dir, 'cli-cache') };
-}
+const cliEnv = (): Record<string, string> => consoleCliEnv(dir, origin);
 
 async function cli(args: string[]) {
   const result = await runPorchlight([...args, '--json'], cliEnv());
@@ -47,15 +45,10 @@ async function signIn(page: Page, email: string): Promise<void> {
   if (link) {
     // First time: the set-up link, which signs in.
     links.delete(email);
-    await page.goto(link);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Save the password' }).click();
-  } else {
-    await page.goto(`${console_}sign-in`);
-    await page.getByLabel('E-mail address').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await setUpOperator(page, link);
+    return;
   }
+  await signInOperator(page, console_, email);
   await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
 }
 
@@ -250,7 +243,7 @@ for (const { name, scheme, locale } of [
       await page.goto(`${console_}sign-in`);
       // eve is the admin now (the test before).
       await page.getByLabel(locale === 'ar' ? ar['console.email'] : 'E-mail address').fill('eve@example.com');
-      await page.getByLabel(locale === 'ar' ? ar['console.password'] : 'Password').fill(PASSWORD);
+      await page.getByLabel(locale === 'ar' ? ar['console.password'] : 'Password').fill(OPERATOR_PASSWORD);
       await page.getByRole('button', { name: locale === 'ar' ? ar['console.signIn'] : 'Sign in', exact: true }).click();
       await expect(page.locator('h1')).toHaveText(locale === 'ar' ? ar['console.navHome'] : 'Overview');
       for (const path of ['pages', `pages/${(await demoPage(api)).id}`, 'monitors', 'operators', 'subscribers']) {

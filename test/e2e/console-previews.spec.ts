@@ -16,12 +16,12 @@ import { freePort } from '../../bench/lib/free-port.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
 import { runPorchlight } from './support/porchlight-cli.ts';
 import { linkIn, startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
+import { WCAG_AA } from './support/axe-tags.ts';
+import { consoleCliEnv, OPERATOR_PASSWORD, setUpOperator } from './support/console-operator.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ javaScriptEnabled: false, viewport: { width: 375, height: 740 }, locale: 'en-GB' });
 
-const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
-const PASSWORD = 'a long enough passphrase';
 const VISITOR = 'visitor@example.com';
 let sink: SmtpSink;
 let site: PorchlightProcess;
@@ -73,12 +73,9 @@ test('a new incident\'s preview shows the subscribers\' e-mail and the link card
   await page.getByRole('button', { name: 'Confirm subscription' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('You are subscribed');
 
-  const added = await runPorchlight(['operator', 'add', 'ada@example.com', '--role', 'responder', '--json'], { SUBSCRIBERS_DB: join(dir, 'subscribers.db'), SITE_PUBLIC_URL: origin, CACHE_DIR: join(dir, 'cli-cache') });
+  const added = await runPorchlight(['operator', 'add', 'ada@example.com', '--role', 'responder', '--json'], consoleCliEnv(dir, origin));
   expect(added.code).toBe(0);
-  await page.goto((JSON.parse(added.stdout) as { setupLink: string }).setupLink);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Save the password' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+  await setUpOperator(page, (JSON.parse(added.stdout) as { setupLink: string }).setupLink);
 
   const api = apiFor(site);
   try {
@@ -144,7 +141,7 @@ for (const { name, scheme, locale } of [
       // The operator set up by the first test.
       await page.goto(`${origin}/_porchlight/console/sign-in`);
       await page.getByLabel(t('console.email', 'E-mail address')).fill('ada@example.com');
-      await page.getByLabel(t('console.password', 'Password')).fill(PASSWORD);
+      await page.getByLabel(t('console.password', 'Password')).fill(OPERATOR_PASSWORD);
       await page.getByRole('button', { name: t('console.signIn', 'Sign in'), exact: true }).click();
       await expect(page.locator('h1')).toHaveText(t('console.navHome', 'Overview'));
       const api = apiFor(site);

@@ -20,12 +20,12 @@ import { startApiProcess } from './support/api-process.ts';
 import { runPorchlight } from './support/porchlight-cli.ts';
 import { ar } from '../../src/site/i18n/messages/ar.ts';
 import { ConsoleStore } from '../../src/console/store.ts';
+import { WCAG_AA } from './support/axe-tags.ts';
+import { consoleCliEnv, setUpOperator, signInOperator, type SignInLabels } from './support/console-operator.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
 
-const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
-const PASSWORD = 'a long enough passphrase';
 /** The draft's mark: a radius and an outline no theme has. */
 const DRAFT_CSS = ':root{--pl-radius:13px}.pl-banner{outline:7px solid rgb(1, 2, 3)}';
 let site: PorchlightProcess;
@@ -34,9 +34,7 @@ let origin: string;
 let console_: string;
 const links = new Map<string, string>();
 
-function cliEnv(where = dir, at = origin): Record<string, string> {
-  return { SUBSCRIBERS_DB: join(where, 'subscribers.db'), SITE_PUBLIC_URL: at, CACHE_DIR: join(where, 'cli-cache') };
-}
+const cliEnv = (where = dir, at = origin): Record<string, string> => consoleCliEnv(where, at);
 
 async function audit(): Promise<{ actor: string; action: string; target: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null }[]> {
   const result = await runPorchlight(['audit', '--json'], cliEnv());
@@ -44,19 +42,8 @@ async function audit(): Promise<{ actor: string; action: string; target: string;
   return JSON.parse(result.stdout) as Awaited<ReturnType<typeof audit>>;
 }
 
-async function setUp(page: Page, email: string, link = links.get(email)!): Promise<void> {
-  await page.goto(link);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Save the password' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
-}
-
-async function signIn(page: Page, email: string, labels: { email: string; password: string; submit: string }): Promise<void> {
-  await page.goto(`${console_}sign-in`);
-  await page.getByLabel(labels.email).fill(email);
-  await page.getByLabel(labels.password).fill(PASSWORD);
-  await page.getByRole('button', { name: labels.submit, exact: true }).click();
-}
+const setUp = (page: Page, email: string, link = links.get(email)!): Promise<void> => setUpOperator(page, link);
+const signIn = (page: Page, email: string, labels: SignInLabels): Promise<void> => signInOperator(page, console_, email, { labels });
 
 async function previewFrame(page: Page): Promise<Frame> {
   const frame = await (await page.locator('iframe').elementHandle())!.contentFrame();

@@ -20,21 +20,20 @@ import { runPorchlight } from './support/porchlight-cli.ts';
 import { runExport } from './support/export-process.ts';
 import { ar } from '../../src/site/i18n/messages/ar.ts';
 import { DEFAULT_THROTTLE_POLICY } from '../../src/auth/throttle.ts';
+import { WCAG_AA } from './support/axe-tags.ts';
+import { consoleCliEnv, OPERATOR_PASSWORD, setUpOperator, signInOperator } from './support/console-operator.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ javaScriptEnabled: false, viewport: { width: 375, height: 740 }, locale: 'en-GB' });
 
-const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
-const PASSWORD = 'a long enough passphrase';
+const PASSWORD = OPERATOR_PASSWORD;
 let site: PorchlightProcess;
 let dir: string;
 let origin: string;
 let console_: string;
 const links = new Map<string, string>();
 
-function cliEnv(): Record<string, string> {
-  return { SUBSCRIBERS_DB: join(dir, 'subscribers.db'), SITE_PUBLIC_URL: origin, CACHE_DIR: join(dir, 'cli-cache') };
-}
+const cliEnv = (): Record<string, string> => consoleCliEnv(dir, origin);
 
 async function addOperator(email: string, role: string): Promise<string> {
   const result = await runPorchlight(['operator', 'add', email, '--role', role, '--json'], cliEnv());
@@ -45,19 +44,8 @@ async function addOperator(email: string, role: string): Promise<string> {
   return parsed.setupLink;
 }
 
-async function setUp(page: Page, email: string): Promise<void> {
-  await page.goto(links.get(email)!);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Save the password' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
-}
-
-async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
-  await page.goto(`${console_}sign-in`);
-  await page.getByLabel('E-mail address').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
+const setUp = (page: Page, email: string): Promise<void> => setUpOperator(page, links.get(email)!);
+const signIn = (page: Page, email: string, password = PASSWORD): Promise<void> => signInOperator(page, console_, email, { password });
 
 test.beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pl-e2e-console-'));

@@ -12,6 +12,7 @@ import { apiFor, demoPage } from './support/api.ts';
 import { chromiumArgs, chromiumPath } from './support/chromium.ts';
 import { startPorchlightProcess } from './support/porchlight-process.ts';
 import { componentBadgePath } from '../../src/site/view/page-outputs.ts';
+import { WCAG_AA } from './support/axe-tags.ts';
 
 test.use({
   launchOptions: {
@@ -20,7 +21,6 @@ test.use({
   },
 });
 
-const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
 /** Another site: answers every path with the given HTML. */
 async function embedder(html: string): Promise<{ url: string; close(): Promise<void> }> {

@@ -17,11 +17,11 @@ import { runPorchlight } from './support/porchlight-cli.ts';
 import { runExport } from './support/export-process.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
+import { WCAG_AA } from './support/axe-tags.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 const PASSPHRASE = 'correct horse battery staple';
-const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 let site: PorchlightProcess;
 let dir: string;
 let cliEnv: Record<string, string>;

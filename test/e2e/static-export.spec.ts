@@ -17,10 +17,10 @@ import { componentBadgePath, PAGE_OUTPUTS } from '../../src/site/view/page-outpu
 import { exportManifest, runExport, type ExportRun } from './support/export-process.ts';
 import { startNginx, type RunningNginx } from './support/nginx.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
+import { WCAG_AA } from './support/axe-tags.ts';
 
 const DOMAIN = 'status.acme.test';
 const WWW = 'www.example.test';
-const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 /** Server and exporter name the same public address, so absolute links agree byte for byte. */
 const SITE_PUBLIC_URL = 'http://status.example.test';
 

@@ -23,8 +23,8 @@ import { requestPreview } from '../../src/site/preview/preview-client.ts';
 import { PREVIEW_HEADER, PREVIEW_PATH, previewRequestSchema, type PreviewRequestInput } from '../../src/site/preview/preview-request.ts';
 import { mailPreviewRequestSchema, type MailPreviewRequestInput } from '../../src/subscribers/mail-preview.ts';
 import { startSubscriptions, type RunningSubscriptions } from '../../src/subscribers/service.ts';
+import { WCAG_AA } from './support/axe-tags.ts';
 
-const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
 /** The draft's mark: a radius and an outline no theme has. */
 const DRAFT_CSS = ':root{--pl-radius:13px}.pl-banner{outline:7px solid rgb(1, 2, 3)}';

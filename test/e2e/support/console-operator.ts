@@ -1,0 +1,39 @@
+/**
+ * An operator in the console specs: the CLI's environment for one test Porchlight, the one-time
+ * set-up link (choose a password, signed in) and the sign-in form.
+ */
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect } from '@playwright/test';
+
+export const OPERATOR_PASSWORD = 'a long enough passphrase';
+
+/** What `npx porchlight operator|audit …` needs to reach the stores of a test Porchlight in `dir`. */
+export function consoleCliEnv(dir: string, origin: string): Record<string, string> {
+  return { SUBSCRIBERS_DB: join(dir, 'subscribers.db'), SITE_PUBLIC_URL: origin, CACHE_DIR: join(dir, 'cli-cache') };
+}
+
+/** Opens a set-up link and chooses the password; the operator lands signed in on the overview. */
+export async function setUpOperator(page: Page, link: string, password = OPERATOR_PASSWORD): Promise<void> {
+  await page.goto(link);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Save the password' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+}
+
+export interface SignInLabels {
+  email: string;
+  password: string;
+  submit: string;
+}
+
+const ENGLISH: SignInLabels = { email: 'E-mail address', password: 'Password', submit: 'Sign in' };
+
+/** Fills and sends the console's sign-in form (the answer is the caller's to check). */
+export async function signInOperator(page: Page, consoleUrl: string, email: string, options: { password?: string; labels?: SignInLabels } = {}): Promise<void> {
+  const labels = options.labels ?? ENGLISH;
+  await page.goto(`${consoleUrl}sign-in`);
+  await page.getByLabel(labels.email).fill(email);
+  await page.getByLabel(labels.password).fill(options.password ?? OPERATOR_PASSWORD);
+  await page.getByRole('button', { name: labels.submit, exact: true }).click();
+}
