@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { request } from 'undici';
 import { test, expect } from '@playwright/test';
-import { apiFor, demoPage } from './support/api.ts';
+import { apiFor, demoPage, serveDemoPageBySlug } from './support/api.ts';
 import { freePort } from '../../bench/lib/free-port.ts';
 import { runPorchlight } from './support/porchlight-cli.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
@@ -61,14 +61,7 @@ test.beforeAll(async () => {
     METRICS_PORT: '0',
   });
   await expect.poll(async () => (await request(`${site.siteUrl}/readyz`)).statusCode, { timeout: 10_000 }).toBe(200);
-  const api = apiFor(site);
-  try {
-    // The demo page answers on its custom domain only until that is cleared; the CLI uses /<slug>/.
-    await api.statusPages.update((await demoPage(api)).id, { customDomain: null });
-    await expect.poll(async () => (await request(`${site.siteUrl}/subscribe/manage`, { headers: { host: 'status.acme.test' } })).statusCode, { timeout: 15_000 }).toBe(404);
-  } finally {
-    await api.close();
-  }
+  await serveDemoPageBySlug(site);
 });
 
 test.afterAll(async () => {

@@ -11,7 +11,7 @@ import { request } from 'undici';
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect } from '@playwright/test';
 import { ar } from '../../src/site/i18n/messages/ar.ts';
-import { apiFor, demoPage } from './support/api.ts';
+import { apiFor, demoPage, serveDemoPageBySlug } from './support/api.ts';
 import { freePort } from '../../bench/lib/free-port.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
 import { runPorchlight } from './support/porchlight-cli.ts';
@@ -45,14 +45,7 @@ test.beforeAll(async () => {
     HISTORY_BACKFILL_PAGES: '0',
   });
   await expect.poll(async () => (await request(`${site.siteUrl}/readyz`)).statusCode, { timeout: 10_000 }).toBe(200);
-  // Mails link to the page's custom domain, which the test browser cannot reach: by slug here.
-  const api = apiFor(site);
-  try {
-    await api.statusPages.update((await demoPage(api)).id, { customDomain: null });
-    await expect.poll(async () => (await request(`${site.siteUrl}/subscribe/manage`, { headers: { host: 'status.acme.test' } })).statusCode, { timeout: 15_000 }).toBe(404);
-  } finally {
-    await api.close();
-  }
+  await serveDemoPageBySlug(site);
 });
 
 test.afterAll(async () => {

@@ -11,7 +11,7 @@ import { request } from 'undici';
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect } from '@playwright/test';
 import { ar } from '../../src/site/i18n/messages/ar.ts';
-import { apiFor, demoPage } from './support/api.ts';
+import { apiFor, demoPage, serveDemoPageBySlug } from './support/api.ts';
 import { freePort } from '../../bench/lib/free-port.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
 import { linkIn, startSmtpSink, type ReceivedMail, type SmtpSink } from './support/smtp-sink.ts';
@@ -48,16 +48,7 @@ test.beforeAll(async () => {
     METRICS_PORT: '0',
   });
   await expect.poll(async () => (await request(`${site.siteUrl}/readyz`)).statusCode, { timeout: 10_000 }).toBe(200);
-  // Mails link to a page's custom domain, which a test browser cannot reach: the demo page
-  // is served by slug for these tests.
-  const api = apiFor(site);
-  try {
-    await api.statusPages.update((await demoPage(api)).id, { customDomain: null });
-    // The site (and with it the subscriptions thread) has loaded the change.
-    await expect.poll(async () => (await request(`${site.siteUrl}/subscribe/manage`, { headers: { host: 'status.acme.test' } })).statusCode, { timeout: 15_000 }).toBe(404);
-  } finally {
-    await api.close();
-  }
+  await serveDemoPageBySlug(site);
 });
 
 test.afterAll(async () => {

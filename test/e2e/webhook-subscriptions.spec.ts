@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { request } from 'undici';
 import { test, expect, type Page } from '@playwright/test';
-import { apiFor, demoPage } from './support/api.ts';
+import { apiFor, demoPage, serveDemoPageBySlug } from './support/api.ts';
 import { freePort } from '../../bench/lib/free-port.ts';
 import { startPorchlightProcess, type PorchlightProcess } from './support/porchlight-process.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
@@ -45,13 +45,7 @@ test.beforeAll(async () => {
     METRICS_PORT: '0',
   });
   await expect.poll(async () => (await request(`${site.siteUrl}/readyz`)).statusCode, { timeout: 10_000 }).toBe(200);
-  const api = apiFor(site);
-  try {
-    await api.statusPages.update((await demoPage(api)).id, { customDomain: null });
-    await expect.poll(async () => (await request(`${site.siteUrl}/subscribe/manage`, { headers: { host: 'status.acme.test' } })).statusCode, { timeout: 15_000 }).toBe(404);
-  } finally {
-    await api.close();
-  }
+  await serveDemoPageBySlug(site);
 });
 
 test.afterAll(async () => {
