@@ -538,8 +538,8 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
       return screen(req, signed, (t, r) => subscribersScreen(t, r, subscriberStore, part, req.query));
     }
     if (path === 'pages') return screen(req, signed, (t, r) => pagesScreen(t, r, null, 'settings'));
-    const statusPage = /^pages\/([A-Za-z0-9_-]{1,100})(\/monitors)?$/.exec(path);
-    if (statusPage?.[1] && (method === 'POST' || !statusPage[2])) return screen(req, signed, (t, r) => pagesScreen(t, r, statusPage[1] ?? null, statusPage[2] ? 'monitors' : 'settings'));
+    const statusPage = /^pages\/([A-Za-z0-9_-]{1,100})(?:\/(monitors|delete))?$/.exec(path);
+    if (statusPage?.[1] && (method === 'POST' || !statusPage[2])) return screen(req, signed, (t, r) => pagesScreen(t, r, statusPage[1] ?? null, statusPage[2] === 'monitors' || statusPage[2] === 'delete' ? statusPage[2] : 'settings'));
     if (path === 'audit' && method === 'GET') return new Answer(200, views.auditView(ctxOf(req, signed), await store.audit(200)));
     const incident = /^incidents\/([A-Za-z0-9_-]{1,100})$/.exec(path);
     if (incident?.[1]) return incidentPage(req, signed, incident[1]);

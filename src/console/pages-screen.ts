@@ -72,14 +72,24 @@ ${domainField}${verdict ? html`<p id="tls-verdict" data-verdict="${verdict.allow
 ${links.length ? linkedList(ctx, p, links, names) : html`<p>${i18n.t('console.noMonitors')}</p>`}
 ${addable.length ? html`<form method="post" action="${at(`pages/${encodeURIComponent(p.id)}/monitors`)}">${csrfField(ctx)}<input type="hidden" name="intent" value="add">
 <label for="add-monitor">${i18n.t('console.linkMonitor')}</label><select id="add-monitor" name="monitor">${addable.map((monitor) => html`<option value="${monitor.id}">${monitor.name}</option>`)}</select>
-<button type="submit">${i18n.t('console.linkMonitor')}</button></form>` : ''}`);
+<button type="submit">${i18n.t('console.linkMonitor')}</button></form>` : ''}
+${canDomain ? deleteForm(ctx, p) : ''}`);
+}
+
+/** An admin's: deleting asks for the page's slug, typed, so that no stray tap deletes a page. */
+function deleteForm(ctx: ViewContext, p: StatusPage): Html {
+  const { i18n } = ctx;
+  return html`<h2>${i18n.t('console.deletePage')}</h2>
+<form method="post" action="${at(`pages/${encodeURIComponent(p.id)}/delete`)}">${csrfField(ctx)}
+<label for="confirm-slug">${i18n.t('console.deletePageHint', { slug: p.slug })}</label><input id="confirm-slug" name="confirmSlug" type="text" required maxlength="64" autocomplete="off">
+<button type="submit">${i18n.t('console.deletePage')}</button></form>`;
 }
 
 const settingsOf = (p: StatusPage) => ({ name: p.name, slug: p.slug, isPublic: p.isPublic !== false, customDomain: p.customDomain ?? null });
 const orderOf = (p: StatusPage) => orderedLinks(p.monitors).map((link) => link.monitorId);
 
-/** GET/POST pages, GET/POST pages/ID, POST pages/ID/monitors. */
-export async function pagesScreen(tools: ScreenTools, req: ScreenRequest, id: string | null, part: 'settings' | 'monitors'): Promise<ScreenAnswer> {
+/** GET/POST pages, GET/POST pages/ID, POST pages/ID/monitors, POST pages/ID/delete (admin). */
+export async function pagesScreen(tools: ScreenTools, req: ScreenRequest, id: string | null, part: 'settings' | 'monitors' | 'delete'): Promise<ScreenAnswer> {
   const { client } = tools;
   const { i18n } = req.ctx;
   const isAdmin = may(req.role, 'operators');
@@ -111,6 +121,17 @@ export async function pagesScreen(tools: ScreenTools, req: ScreenRequest, id: st
     return page(status, pageView(req.ctx, p, await collect(client.monitors.listAll()), verdict, isAdmin, problem));
   };
   if (req.method === 'GET') return show(200, current, null);
+  if (part === 'delete') {
+    if (!isAdmin) return { refused: 'forbidden' };
+    if ((req.form.get('confirmSlug') ?? '').trim() !== current.slug) return show(400, current, i18n.t('console.deletePageMismatch'));
+    try {
+      await client.statusPages.delete(current.id);
+      await tools.audit('page.delete', current.id, settingsOf(current), null);
+      return { redirect: 'pages' };
+    } catch (error) {
+      return show(400, current, i18n.t('console.problem', { reason: apiProblem(error) }));
+    }
+  }
   if (!may(req.role, 'branding')) return { refused: 'forbidden' };
   if (part === 'monitors') {
     const monitorId = req.form.get('monitor') ?? '';

@@ -196,6 +196,42 @@ test('an editor cannot remove an operator (403, nothing written); an admin chang
   expect(cliTrail[1]).toMatchObject({ actor: expect.stringMatching(/^cli:/), action: 'operator.role', before: { role: 'responder' }, after: { role: 'admin' } });
 });
 
+test('an admin deletes a page by typing its slug, and it is gone from the public site within 2 s; an editor cannot', async ({ page }) => {
+  const api = apiFor(site);
+  let id: string;
+  try {
+    id = (await api.statusPages.create({ name: 'Doomed', slug: 'doomed', isPublic: true })).id;
+  } finally {
+    await api.close();
+  }
+  await expect.poll(async () => (await request(`${origin}/doomed`)).statusCode, { timeout: 10_000 }).toBe(200);
+  // By now eve is the admin (the test above); an editor of our own.
+  const added = await cli(['operator', 'add', 'ed@example.com', '--role', 'editor']);
+  expect(added.code).toBe(0);
+  links.set('ed@example.com', (added.json as { setupLink: string }).setupLink);
+  await signIn(page, 'ed@example.com');
+  await page.goto(`${console_}pages/${id}`);
+  // An editor sees no delete form, and a posted one is refused.
+  await expect(page.getByRole('button', { name: 'Delete this page' })).toHaveCount(0);
+  const csrf = await page.locator('input[name=csrf]').first().inputValue();
+  expect((await page.request.post(`${console_}pages/${id}/delete`, { form: { csrf, confirmSlug: 'doomed' }, headers: { origin } })).status()).toBe(403);
+
+  await signIn(page, 'eve@example.com');
+  await page.goto(`${console_}pages/${id}`);
+  await page.getByLabel(/Type the page's address name \(doomed\)/).fill('billing');
+  await page.getByRole('button', { name: 'Delete this page' }).click();
+  await expect(page.getByText('The address name typed does not match; nothing was deleted.')).toBeVisible();
+  expect((await request(`${origin}/doomed`)).statusCode).toBe(200);
+
+  await page.getByLabel(/Type the page's address name \(doomed\)/).fill('doomed');
+  await page.getByRole('button', { name: 'Delete this page' }).click();
+  const deleted = Date.now();
+  await expect(page).toHaveURL(`${console_}pages`);
+  await expect.poll(async () => (await request(`${origin}/doomed`)).statusCode, { timeout: 2_000, intervals: [100] }).toBe(404);
+  expect(Date.now() - deleted).toBeLessThan(2_000);
+  expect((await auditTrail()).find((entry) => entry.action === 'page.delete')).toMatchObject({ target: id, actor: expect.stringContaining('eve@example.com'), before: { slug: 'doomed' }, after: null });
+});
+
 test('an admin sees subscriber counts, downloads a page\'s confirmed addresses and removes one address', async ({ page }) => {
   const api = apiFor(site);
   const store = await SubscriberStore.open(join(dir, 'subscribers.db'));
