@@ -1,6 +1,6 @@
 /**
  * The console's store (`console`): its operators and the audit trail of every change made through
- * the console or the CLI; the theming screen's branding history (undo) and drafts. Sessions and the sign-in throttle are the sign-in store's (src/auth/).
+ * the console or the CLI; the theming screen's branding history (undo) and drafts; passkeys and their challenges. Sessions and the sign-in throttle are the sign-in store's (src/auth/).
  * One ordered list for the floor's runner, a script per dialect; append, never edit applied ones.
  */
 import type { Migration, MigrationList } from '../store/migrations.ts';
@@ -107,6 +107,60 @@ const MIGRATIONS: readonly Migration[] = [
         updated_at timestamptz NOT NULL,
         PRIMARY KEY (operator_id, page_id)
       );
+    `,
+    },
+  },
+  {
+    version: 3,
+    description: 'passkeys (WebAuthn credentials of operators), their single-use challenges',
+    scripts: {
+      sqlite: `
+      -- An operator's WebAuthn credential; the id and key as base64url text.
+      CREATE TABLE passkeys (
+        credential_id TEXT PRIMARY KEY,
+        operator_id TEXT NOT NULL REFERENCES operators (id) ON DELETE CASCADE,
+        public_key TEXT NOT NULL,
+        -- The authenticator's signature counter; 0 for one that keeps none.
+        counter INTEGER NOT NULL CHECK (counter >= 0),
+        -- JSON list of transports ('internal', 'usb'...), as the browser reported them.
+        transports_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT
+      );
+      CREATE INDEX passkeys_operator ON passkeys (operator_id);
+
+      -- A challenge handed to a browser, as its SHA-256 only; in the database (not memory) so
+      -- that the replica answering the form is not required to be the one that asked.
+      CREATE TABLE passkey_challenges (
+        challenge_hash TEXT PRIMARY KEY,
+        purpose TEXT NOT NULL CHECK (purpose IN ('register', 'sign-in')),
+        -- SHA-256 of what it is bound to: the session, or the pre-session CSRF token.
+        binding_hash TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used INTEGER NOT NULL DEFAULT 0 CHECK (used IN (0, 1))
+      );
+      CREATE INDEX passkey_challenges_expiry ON passkey_challenges (expires_at);
+    `,
+      postgres: `
+      CREATE TABLE passkeys (
+        credential_id text PRIMARY KEY,
+        operator_id text NOT NULL REFERENCES operators (id) ON DELETE CASCADE,
+        public_key text NOT NULL,
+        counter bigint NOT NULL CHECK (counter >= 0),
+        transports_json text NOT NULL,
+        created_at timestamptz NOT NULL,
+        last_used_at timestamptz
+      );
+      CREATE INDEX passkeys_operator ON passkeys (operator_id);
+
+      CREATE TABLE passkey_challenges (
+        challenge_hash text PRIMARY KEY,
+        purpose text NOT NULL CHECK (purpose IN ('register', 'sign-in')),
+        binding_hash text NOT NULL,
+        expires_at timestamptz NOT NULL,
+        used integer NOT NULL DEFAULT 0 CHECK (used IN (0, 1))
+      );
+      CREATE INDEX passkey_challenges_expiry ON passkey_challenges (expires_at);
     `,
     },
   },

@@ -13,6 +13,7 @@ import { storedTime } from '../store/time.ts';
 import { CONSOLE_MIGRATIONS } from './migrations.ts';
 import { operatorChangeRefusal, type OperatorChange, type OperatorChangeRefusal } from './operator-rules.ts';
 import { ROLES, type Role } from './roles.ts';
+import { PasskeyStore } from './passkey-store.ts';
 import { BrandingDrafts, StoredBrandingHistory } from './theming-store.ts';
 
 /** Set-up links live a day. */
@@ -86,6 +87,11 @@ export class ConsoleStore {
   /** The theming screen's undo history and drafts (theming-store.ts), on this store's database. */
   theming(): { history: StoredBrandingHistory; drafts: BrandingDrafts } {
     return { history: new StoredBrandingHistory(this.db), drafts: new BrandingDrafts(this.db) };
+  }
+
+  /** Operators' passkeys and their challenges (passkey-store.ts), on this store's database. */
+  passkeys(): PasskeyStore {
+    return new PasskeyStore(this.db);
   }
 
   /** A new operator without a password, and the token of their set-up link. */
