@@ -11,7 +11,7 @@ import { newId } from '../store/ids.ts';
 import { migrate } from '../store/migrations.ts';
 import { openDatabase, type StoreLocation } from '../store/location.ts';
 import { isStringArray, readRow, type Row } from '../store/rows.ts';
-import { OUTBOX_RETENTION_MS, PURGE_BATCH_ROWS } from '../store/outbox-retention.ts';
+import { OUTBOX_RETENTION_MS, PURGE_BATCH_ROWS, purgeDoneRows, sumOverSlices } from '../store/outbox-retention.ts';
 import { storedTime } from '../store/time.ts';
 import { SUBSCRIBER_MIGRATIONS } from './migrations.ts';
 import { hashToken, newToken } from './tokens.ts';
@@ -376,16 +376,11 @@ export class SubscriberStore {
    * never sent, as long as the process lived (issue 29).
    */
   async renewLeases(now: number, held: readonly OutboxKey[]): Promise<number> {
-    let renewed = 0;
-    // A few dozen at most (the senders' concurrency): one statement per slice of keys.
-    for (let start = 0; start < held.length; start += 100) {
-      const slice = held.slice(start, start + 100);
-      renewed += (await this.db.run(
-        `UPDATE outbox SET lease_until = ? WHERE ${HELD} AND (${slice.map(() => '(subscriber_id = ? AND event_id = ?)').join(' OR ')})`,
-        t(now + this.leaseMs), this.owner, ...slice.flatMap((key) => [key.subscriberId, key.eventId]),
-      )).changes;
-    }
-    return renewed;
+    // A few dozen at most (the senders' concurrency).
+    return sumOverSlices(held, async (slice) => (await this.db.run(
+      `UPDATE outbox SET lease_until = ? WHERE ${HELD} AND (${slice.map(() => '(subscriber_id = ? AND event_id = ?)').join(' OR ')})`,
+      t(now + this.leaseMs), this.owner, ...slice.flatMap((key) => [key.subscriberId, key.eventId]),
+    )).changes);
   }
 
   /**
@@ -569,22 +564,11 @@ export class SubscriberStore {
 
   /**
    * Deletes up to `limit` outbox rows done with (`sent`, `failed`, `unknown`) whose last change is
-   * older than `retentionMs` (store/outbox-retention.ts). Guarded: the outer DELETE re-checks what
-   * the inner SELECT picked (on PostgreSQL skipping rows another purge holds), so replicas purging
-   * at once delete each row once. Returns
-   * the rows deleted (fewer than `limit`: nothing older is left). Events stay: their keys keep an
-   * event from being recorded twice.
+   * older than `retentionMs` (store/outbox-retention.ts); guarded, so replicas purging at once
+   * delete each row once. Events stay: their keys keep an event from being recorded twice.
    */
-  async purgeDone(now: number, retentionMs = OUTBOX_RETENTION_MS, limit = PURGE_BATCH_ROWS): Promise<number> {
-    const before = t(now - retentionMs);
-    const done = "state IN ('sent', 'failed', 'unknown') AND updated_at < ?";
-    return (await this.db.run(
-      // The batch picked in a WITH, evaluated once: as a plain IN subquery PostgreSQL may run it
-      // again per row and delete more than `limit`.
-      `WITH batch AS (SELECT d.subscriber_id, d.event_id FROM outbox d WHERE d.${done} LIMIT ? ${skipLockedRows(this.db.dialect, 'd')})
-       DELETE FROM outbox WHERE ${done} AND (subscriber_id, event_id) IN (SELECT subscriber_id, event_id FROM batch)`,
-      before, limit, before,
-    )).changes;
+  purgeDone(now: number, retentionMs = OUTBOX_RETENTION_MS, limit = PURGE_BATCH_ROWS): Promise<number> {
+    return purgeDoneRows(this.db, { table: 'outbox', key: ['subscriber_id', 'event_id'], doneStates: ['sent', 'failed', 'unknown'] }, now, retentionMs, limit);
   }
 
   async stats(): Promise<StoreStats> {

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { skipLockedRows, type Database, type Sql } from '../../store/database.ts';
 import { newId } from '../../store/ids.ts';
-import { OUTBOX_RETENTION_MS, PURGE_BATCH_ROWS } from '../../store/outbox-retention.ts';
+import { OUTBOX_RETENTION_MS, PURGE_BATCH_ROWS, purgeDoneRows, sumOverSlices } from '../../store/outbox-retention.ts';
 import { storedTime } from '../../store/time.ts';
 import type { NotificationContent } from '../events/notification-content.ts';
 import { fromTable, int, json, text, type Row } from './rows.ts';
@@ -139,13 +139,7 @@ export class NotificationOutboxClaims {
    * holder kept such a row claimed, never sent, as long as the process lived (issue 29).
    */
   async renewLeases(nowMs: number, ids: readonly string[]): Promise<number> {
-    if (ids.length === 0) return 0;
-    let renewed = 0;
-    for (let start = 0; start < ids.length; start += 100) {
-      const slice = ids.slice(start, start + 100);
-      renewed += (await this.db.run(`UPDATE notification_outbox SET lease_until = ? WHERE ${HELD} AND id IN (${slice.map(() => '?').join(', ')})`, t(nowMs + this.leaseMs), this.holder, ...slice)).changes;
-    }
-    return renewed;
+    return sumOverSlices(ids, async (slice) => (await this.db.run(`UPDATE notification_outbox SET lease_until = ? WHERE ${HELD} AND id IN (${slice.map(() => '?').join(', ')})`, t(nowMs + this.leaseMs), this.holder, ...slice)).changes);
   }
 
   /**
@@ -197,19 +191,11 @@ export class NotificationOutboxClaims {
 
   /**
    * Deletes up to `limit` rows done with (`done`, `unknown`) whose last change is older than
-   * `retentionMs` (store/outbox-retention.ts); guarded like every change here, so processes
-   * purging at once delete each row once. The attempts' log (`notification_deliveries`) stays.
+   * `retentionMs` (store/outbox-retention.ts); guarded, so processes purging at once delete each
+   * row once. The attempts' log (`notification_deliveries`) stays.
    */
-  async purgeDone(nowMs: number, retentionMs = OUTBOX_RETENTION_MS, limit = PURGE_BATCH_ROWS): Promise<number> {
-    const before = t(nowMs - retentionMs);
-    const done = "state IN ('done', 'unknown') AND updated_at < ?";
-    return (await this.db.run(
-      // The batch picked in a WITH, evaluated once: as a plain IN subquery PostgreSQL may run it
-      // again per row and delete more than `limit`.
-      `WITH batch AS (SELECT d.id FROM notification_outbox d WHERE d.${done} LIMIT ? ${skipLockedRows(this.db.dialect, 'd')})
-       DELETE FROM notification_outbox WHERE ${done} AND id IN (SELECT id FROM batch)`,
-      before, limit, before,
-    )).changes;
+  purgeDone(nowMs: number, retentionMs = OUTBOX_RETENTION_MS, limit = PURGE_BATCH_ROWS): Promise<number> {
+    return purgeDoneRows(this.db, { table: 'notification_outbox', key: ['id'], doneStates: ['done', 'unknown'] }, nowMs, retentionMs, limit);
   }
 
   /** When the next pending row is due (epoch ms), or null when none waits. */
