@@ -36,10 +36,10 @@ export function firstSegment(path: string): string {
   return /^\/([^/?#]*)/.exec(path)?.[1] ?? '';
 }
 
-/** The cookie the viewer's session travels in: `__Host-` (HTTPS only, this host only) when the site is served over HTTPS. */
 /** Viewers' sessions: unused for 2 hours or 12 hours old, they end (the site's and the subscriptions' lookups alike). */
 export const VIEWER_SESSION_POLICY = { idleMs: 2 * 3_600_000, absoluteMs: 12 * 3_600_000, touchEveryMs: 60_000 };
 
+/** The cookie the viewer's session travels in: `__Host-` (HTTPS only, this host only) when the site is served over HTTPS. */
 export function viewerCookieName(secure: boolean): string {
   return secure ? '__Host-porchlight-viewer' : 'porchlight-viewer';
 }

@@ -57,6 +57,17 @@ export function readCookie(header: string | undefined, name: string): string | n
   return found;
 }
 
+const LOOPBACK_ADDRESS = /^(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
+
+/**
+ * Whether a connection's address is this machine (IPv4, IPv6, or IPv4 mapped into IPv6). One rule
+ * for every part that names a cookie by it: the site, the subscriptions thread and the console
+ * must agree on a session cookie's name.
+ */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  return address !== undefined && LOOPBACK_ADDRESS.test(address);
+}
+
 /**
  * Whether the cookie can be Secure: everywhere but a plain-HTTP request from loopback (a
  * developer's machine). `https`: the request reached Porchlight over TLS (or through a trusted

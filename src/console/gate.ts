@@ -5,6 +5,8 @@
  * https SITE_PUBLIC_URL, TLS ends at the proxy in front, and the session cookie is `__Host-` and
  * Secure, so a browser never sends it over plain HTTP.
  */
+import { isLoopbackAddress } from '../auth/session-cookie.ts';
+
 export interface GateSettings {
   /** The site's public origin (SITE_PUBLIC_URL), or null: loopback names of the port only. */
   publicUrl: URL | null;
@@ -14,12 +16,6 @@ export interface GateSettings {
 }
 
 export type GateVerdict = { ok: true; origin: string; secure: boolean } | { ok: false; status: 404 | 403 };
-
-const LOOPBACK_ADDRESS = /^(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
-
-export function isLoopbackAddress(address: string | undefined): boolean {
-  return address !== undefined && LOOPBACK_ADDRESS.test(address);
-}
 
 export function consoleGate(settings: GateSettings, host: string | undefined, remoteAddress: string | undefined): GateVerdict {
   const asked = (host ?? '').trim().toLowerCase();

@@ -12,9 +12,7 @@ import { existsSync } from 'node:fs';
 import { AudienceStore } from '../audiences/store.ts';
 import { cookieValue, viewerCookieName, VIEWER_SESSION_POLICY } from '../audiences/gated-routes.ts';
 import { openAuthDatabase, SessionStore } from '../auth/session-store.ts';
-import { cookieMustBeSecure } from '../auth/session-cookie.ts';
-
-const isLoopbackAddress = (address: string) => address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+import { cookieMustBeSecure, isLoopbackAddress } from '../auth/session-cookie.ts';
 import type { StoreLocation } from '../store/location.ts';
 import type { Database } from '../store/database.ts';
 import type { ViewerGate } from './routes.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { consoleGate, isLoopbackAddress } from '../../src/console/gate.ts';
+import { consoleGate } from '../../src/console/gate.ts';
+import { isLoopbackAddress } from '../../src/auth/session-cookie.ts';
 import { negotiateLocale } from '../../src/console/language.ts';
 import { may, ROLES } from '../../src/console/roles.ts';
 import { fromLocalField, toLocalField } from '../../src/console/handler.ts';

@@ -12,7 +12,7 @@ import { firstSegment, PRIVATE_FORM_TYPE, PRIVATE_PREFIX, viewerCookieName } fro
 import type { GrantSource } from '../../audiences/store.ts';
 import { checkCsrfToken, checkRequestOrigin, csrfToken, CSRF_FIELD } from '../../auth/csrf.ts';
 import { verifyPassword } from '../../auth/password.ts';
-import { clearCookie, cookieMustBeSecure, readCookie, serializeCookie } from '../../auth/session-cookie.ts';
+import { clearCookie, cookieMustBeSecure, isLoopbackAddress, readCookie, serializeCookie } from '../../auth/session-cookie.ts';
 import { newId } from '../../store/ids.ts';
 import { createLogger } from '../../logging/logger.ts';
 import { randomToken } from '../../audiences/tokens.ts';
@@ -47,10 +47,6 @@ export const PRIVATE_HEADERS = { 'cache-control': 'private, no-store', 'x-robots
 /** The site's own origin as the visitor's browser names it, for the Origin check. */
 export function siteOrigin(url: URL): string {
   return siteConfig().publicUrl ? new URL(siteConfig().publicUrl!).origin : url.origin;
-}
-
-function isLoopback(address: string): boolean {
-  return address === '::1' || address.startsWith('127.');
 }
 
 interface Visit {
@@ -230,7 +226,7 @@ export async function privateOutcome(context: APIContext, client: string): Promi
   const book = audienceBook();
   const stores = book ? await book.stores() : null;
   if (!book || !stores) return NONE;
-  const secure = cookieMustBeSecure({ https: (siteConfig().publicUrl ?? '').startsWith('https:'), loopback: isLoopback(client) });
+  const secure = cookieMustBeSecure({ https: (siteConfig().publicUrl ?? '').startsWith('https:'), loopback: isLoopbackAddress(client) });
   const visit: Visit = { context, client, secure, stores };
   const path = context.url.pathname;
   const method = context.request.method;
