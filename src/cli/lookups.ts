@@ -2,16 +2,10 @@
 import type { ApiClient, Monitor, StatusPage } from '../api/index.ts';
 import { resolveName } from './resolve-name.ts';
 
-async function collect<T>(items: AsyncGenerator<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const item of items) all.push(item);
-  return all;
-}
-
-export const allMonitors = (client: ApiClient) => collect(client.monitors.listAll());
-export const allPages = (client: ApiClient) => collect(client.statusPages.listAll());
-export const allIncidents = (client: ApiClient) => collect(client.incidents.listAll());
-export const allMaintenance = (client: ApiClient) => collect(client.maintenance.listAll());
+export const allMonitors = (client: ApiClient) => Array.fromAsync(client.monitors.listAll());
+export const allPages = (client: ApiClient) => Array.fromAsync(client.statusPages.listAll());
+export const allIncidents = (client: ApiClient) => Array.fromAsync(client.incidents.listAll());
+export const allMaintenance = (client: ApiClient) => Array.fromAsync(client.maintenance.listAll());
 
 const namedMonitor = (monitor: Monitor) => ({ ...monitor, names: [monitor.name], label: `${monitor.name} (${monitor.id})` });
 const namedPage = (page: StatusPage) => ({ ...page, names: [page.slug, page.name], label: `${page.slug} (${page.name})` });

@@ -256,7 +256,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
 
   /** The mail and the link card the draft will make (outgoing-preview.ts), from the API's data as it is now. */
   async function outgoing(req: Request, draft: OutgoingDraft, existing: Incident | null, monitorList: readonly Monitor[]): Promise<Html> {
-    const [organization, pages] = await Promise.all([client.organization.get(), collect(client.statusPages.listAll())]);
+    const [organization, pages] = await Promise.all([client.organization.get(), Array.fromAsync(client.statusPages.listAll())]);
     const links = options.publicUrl ? { origin: options.publicUrl.origin, configured: true } : { origin: req.origin, configured: false };
     return outgoingBox(req.i18n, outgoingPreview({ organization, pages, monitors: monitorList, draft, existing, links, i18n: pageI18n, now: new Date(now()) }));
   }
@@ -514,7 +514,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     }
     if (!may(signed.operator.role, permissionOf(method, path))) return forbidden(req, signed);
     if (path === '' && method === 'GET') {
-      const [incidents, windows] = await Promise.all([collect(client.incidents.listAll()), collect(client.maintenance.listAll())]);
+      const [incidents, windows] = await Promise.all([Array.fromAsync(client.incidents.listAll()), Array.fromAsync(client.maintenance.listAll())]);
       const active = incidents.filter((incident) => incident.status !== 'resolved').sort((a, b) => b.startedAt.localeCompare(a.startedAt));
       const upcoming = windows.filter((window) => window.status === 'scheduled' || window.status === 'in_progress').sort((a, b) => a.scheduledStart.localeCompare(b.scheduledStart));
       return new Answer(200, views.homeView(ctxOf(req, signed), active, upcoming));
@@ -597,10 +597,4 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
       }
     },
   };
-}
-
-async function collect<T>(items: AsyncGenerator<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const item of items) all.push(item);
-  return all;
 }

@@ -9,7 +9,7 @@ import { monitorHealth } from '../site/lib/overall-status.ts';
 import { html } from './html.ts';
 import { CONSOLE_PATH } from './paths.ts';
 import { may } from './roles.ts';
-import { apiProblem, collect, page, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
+import { apiProblem, page, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
 import { csrfField, layout, type ViewContext } from './views.ts';
 
 const at = (path: string) => `${CONSOLE_PATH}${path}`;
@@ -33,7 +33,7 @@ const stateOf = (monitor: Monitor) => ({ name: monitor.name, active: monitor.act
 /** GET monitors, POST monitors/ID (intent pause|resume). */
 export async function monitorsScreen(tools: ScreenTools, req: ScreenRequest, id: string | null): Promise<ScreenAnswer> {
   const canChange = may(req.role, 'branding');
-  const list = async () => collect(tools.client.monitors.listAll());
+  const list = async () => Array.fromAsync(tools.client.monitors.listAll());
   if (req.method === 'GET' || id === null) return page(200, monitorsView(req.ctx, await list(), canChange, null));
   if (!canChange) return { refused: 'forbidden' };
   const intent = req.form.get('intent');

@@ -12,7 +12,7 @@ import { html, trusted, type Html } from './html.ts';
 import { addLink, linksInput, moveLink, orderedLinks, removeLink, type PageLink } from './page-links.ts';
 import { CONSOLE_PATH } from './paths.ts';
 import { may } from './roles.ts';
-import { apiProblem, collect, page, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
+import { apiProblem, page, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
 import { csrfField, layout, type ViewContext } from './views.ts';
 
 const at = (path: string) => `${CONSOLE_PATH}${path}`;
@@ -94,7 +94,7 @@ export async function pagesScreen(tools: ScreenTools, req: ScreenRequest, id: st
   const { i18n } = req.ctx;
   const isAdmin = may(req.role, 'operators');
   if (id === null) {
-    const list = async () => collect(client.statusPages.listAll());
+    const list = async () => Array.fromAsync(client.statusPages.listAll());
     if (req.method === 'GET') return page(200, pagesView(req.ctx, await list(), isAdmin, null));
     if (!isAdmin) return { refused: 'forbidden' };
     const name = (req.form.get('name') ?? '').trim();
@@ -116,9 +116,9 @@ export async function pagesScreen(tools: ScreenTools, req: ScreenRequest, id: st
     return { refused: 'not-found' };
   }
   const show = async (status: number, p: StatusPage, problem: string | null) => {
-    const all = await collect(client.statusPages.listAll());
+    const all = await Array.fromAsync(client.statusPages.listAll());
     const verdict = p.customDomain ? explainName(p.customDomain, all, tools.publicHostName) : null;
-    return page(status, pageView(req.ctx, p, await collect(client.monitors.listAll()), verdict, isAdmin, problem));
+    return page(status, pageView(req.ctx, p, await Array.fromAsync(client.monitors.listAll()), verdict, isAdmin, problem));
   };
   if (req.method === 'GET') return show(200, current, null);
   if (part === 'delete') {

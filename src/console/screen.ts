@@ -32,9 +32,3 @@ export function apiProblem(error: unknown): string {
   if (!(error instanceof ApiError)) throw error;
   return (error.message.split('\n')[0] ?? '').slice(0, 300);
 }
-
-export async function collect<T>(items: AsyncGenerator<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const item of items) all.push(item);
-  return all;
-}

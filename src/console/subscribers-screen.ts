@@ -11,7 +11,7 @@ import type { Subscriber, SubscriberStore } from '../subscribers/store.ts';
 import { html } from './html.ts';
 import { CONSOLE_PATH } from './paths.ts';
 import { may } from './roles.ts';
-import { collect, page, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
+import { page, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
 import { csrfField, layout, type ViewContext } from './views.ts';
 
 const at = (path: string) => `${CONSOLE_PATH}${path}`;
@@ -62,7 +62,7 @@ ${removal}`);
 export async function subscribersScreen(tools: ScreenTools, req: ScreenRequest, store: SubscriberStore | null, part: 'list' | 'export' | 'remove', query: URLSearchParams): Promise<ScreenAnswer> {
   const isAdmin = may(req.role, 'operators');
   const all = store ? await store.list() : [];
-  const pages = await collect(tools.client.statusPages.listAll());
+  const pages = await Array.fromAsync(tools.client.statusPages.listAll());
   const show = (status: number, notice: string | null, problem: string | null, list = all) => page(status, subscribersView(req.ctx, pages, countsByPage(list), isAdmin, notice, problem));
   if (part === 'list') return show(200, null, null);
   if (!isAdmin) return { refused: 'forbidden' };

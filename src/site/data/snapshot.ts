@@ -44,12 +44,6 @@ export interface LoadOptions {
   beforeCheckPage?: () => Promise<void>;
 }
 
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const item of items) all.push(item);
-  return all;
-}
-
 /**
  * Monitors that some public page shows, or a non-public page with an audience
  * (`hasAudience`, docs/private-pages.md): the only ones whose checks are worth fetching.
@@ -74,10 +68,10 @@ export async function loadSnapshot(client: ApiClient, histories: Map<string, Mon
   const lists: ReadonlySet<ListName> = previous && options.lists ? options.lists : new Set(LISTS);
   const [organization, pages, monitors, incidents, maintenance] = await Promise.all([
     lists.has('organization') || !previous ? client.organization.get() : previous.organization,
-    lists.has('pages') || !previous ? collect(client.statusPages.listAll()) : previous.pages,
-    lists.has('monitors') || !previous ? collect(client.monitors.listAll()) : previous.monitors,
-    lists.has('incidents') || !previous ? collect(client.incidents.listAll()) : previous.incidents,
-    lists.has('maintenance') || !previous ? collect(client.maintenance.listAll()) : previous.maintenance,
+    lists.has('pages') || !previous ? Array.fromAsync(client.statusPages.listAll()) : previous.pages,
+    lists.has('monitors') || !previous ? Array.fromAsync(client.monitors.listAll()) : previous.monitors,
+    lists.has('incidents') || !previous ? Array.fromAsync(client.incidents.listAll()) : previous.incidents,
+    lists.has('maintenance') || !previous ? Array.fromAsync(client.maintenance.listAll()) : previous.maintenance,
   ]);
   const byId = new Map(monitors.map((monitor) => [monitor.id, monitor]));
   const tracked = publicMonitorIds(pages, options.hasAudience).filter((id) => byId.has(id));
