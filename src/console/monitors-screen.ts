@@ -7,12 +7,10 @@
 import type { Monitor } from '../api/index.ts';
 import { monitorHealth } from '../site/lib/overall-status.ts';
 import { html } from './html.ts';
-import { CONSOLE_PATH } from './paths.ts';
+import { consoleHref } from './paths.ts';
 import { may } from './roles.ts';
 import { apiProblem, page, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
 import { csrfField, layout, type ViewContext } from './views.ts';
-
-const at = (path: string) => `${CONSOLE_PATH}${path}`;
 
 export function monitorsView(ctx: ViewContext, monitors: readonly Monitor[], canChange: boolean, problem: string | null): string {
   const { i18n } = ctx;
@@ -20,7 +18,7 @@ export function monitorsView(ctx: ViewContext, monitors: readonly Monitor[], can
     const health = monitorHealth(monitor, false);
     const paused = monitor.active === false;
     const action = canChange
-      ? html`<form method="post" action="${at(`monitors/${encodeURIComponent(monitor.id)}`)}">${csrfField(ctx)}<input type="hidden" name="intent" value="${paused ? 'resume' : 'pause'}"><button type="submit" class="quiet">${i18n.t(paused ? 'console.resume' : 'console.pause')}</button></form>`
+      ? html`<form method="post" action="${consoleHref(`monitors/${encodeURIComponent(monitor.id)}`)}">${csrfField(ctx)}<input type="hidden" name="intent" value="${paused ? 'resume' : 'pause'}"><button type="submit" class="quiet">${i18n.t(paused ? 'console.resume' : 'console.pause')}</button></form>`
       : '';
     return html`<tr><td>${monitor.name}</td><td data-health="${health}">${i18n.t(`health.${health}`)}</td>${canChange ? html`<td>${action}</td>` : ''}</tr>`;
   });

@@ -5,17 +5,16 @@
  */
 import { html, trusted, type Html } from './html.ts';
 import type { OperatorChange } from './operator-rules.ts';
-import { CONSOLE_PATH } from './paths.ts';
+import { consoleHref } from './paths.ts';
 import { isRole, ROLES, type Role } from './roles.ts';
 import type { ConsoleStore, Operator } from './store.ts';
 import { csrfField, type ViewContext } from './views.ts';
 
-const at = (path: string) => `${CONSOLE_PATH}${path}`;
 const roleLabel = (ctx: ViewContext, role: Role) => ctx.i18n.t(`console.role${role[0]?.toUpperCase()}${role.slice(1)}` as 'console.roleViewer');
 
 /** The role and remove forms of one operator's row. */
 export function operatorRowActions(ctx: ViewContext, operator: Operator): Html {
-  const base = at(`operators/${encodeURIComponent(operator.id)}`);
+  const base = consoleHref(`operators/${encodeURIComponent(operator.id)}`);
   const field = `role-${operator.id}`;
   return html`<form method="post" action="${base}/role">${csrfField(ctx)}<label for="${field}">${ctx.i18n.t('console.roleOf', { email: operator.email })}</label>
 <select id="${field}" name="role">${ROLES.map((role) => html`<option value="${role}"${role === operator.role ? trusted(' selected') : ''}>${roleLabel(ctx, role)}</option>`)}</select>

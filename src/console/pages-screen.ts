@@ -10,12 +10,11 @@ import { explainName, type NameExplanation } from '../site/view/certificate-elig
 import type { Translator } from '../site/i18n/translator.ts';
 import { html, trusted, type Html } from './html.ts';
 import { addLink, linksInput, moveLink, orderedLinks, removeLink, type PageLink } from './page-links.ts';
-import { CONSOLE_PATH } from './paths.ts';
+import { consoleHref } from './paths.ts';
 import { may } from './roles.ts';
 import { apiProblem, page, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
 import { csrfField, layout, type ViewContext } from './views.ts';
 
-const at = (path: string) => `${CONSOLE_PATH}${path}`;
 const problemLine = (problem: string | null) => (problem ? html`<p class="problem" role="alert">${problem}</p>` : '');
 const checked = (on: boolean) => (on ? trusted(' checked') : '');
 
@@ -28,9 +27,9 @@ export function tlsVerdictText(i18n: Translator, verdict: NameExplanation): stri
 
 export function pagesView(ctx: ViewContext, pages: readonly StatusPage[], canCreate: boolean, problem: string | null): string {
   const { i18n } = ctx;
-  const rows = pages.map((p) => html`<tr><td><a href="${at(`pages/${encodeURIComponent(p.id)}`)}">${p.name}</a></td><td>/${p.slug}</td><td>${i18n.t(p.isPublic === false ? 'console.no' : 'console.yes')}</td><td>${p.customDomain ?? ''}</td></tr>`);
+  const rows = pages.map((p) => html`<tr><td><a href="${consoleHref(`pages/${encodeURIComponent(p.id)}`)}">${p.name}</a></td><td>/${p.slug}</td><td>${i18n.t(p.isPublic === false ? 'console.no' : 'console.yes')}</td><td>${p.customDomain ?? ''}</td></tr>`);
   const create = canCreate
-    ? html`<h2>${i18n.t('console.createPage')}</h2><form method="post" action="${at('pages')}">${csrfField(ctx)}
+    ? html`<h2>${i18n.t('console.createPage')}</h2><form method="post" action="${consoleHref('pages')}">${csrfField(ctx)}
 <label for="name">${i18n.t('console.pageName')}</label><input id="name" name="name" type="text" required maxlength="100">
 <label for="slug">${i18n.t('console.slug')}</label><input id="slug" name="slug" type="text" required maxlength="64" pattern="[a-z0-9]+(-[a-z0-9]+)*">
 <label class="check"><input type="checkbox" name="isPublic" value="on" checked> ${i18n.t('console.isPublic')}</label>
@@ -43,7 +42,7 @@ ${create}`);
 
 function linkedList(ctx: ViewContext, p: StatusPage, links: readonly PageLink[], names: ReadonlyMap<string, string>): Html {
   const { i18n } = ctx;
-  const action = at(`pages/${encodeURIComponent(p.id)}/monitors`);
+  const action = consoleHref(`pages/${encodeURIComponent(p.id)}/monitors`);
   const button = (intent: string, monitorId: string, label: string, disabled: boolean) =>
     html`<form class="inline" method="post" action="${action}">${csrfField(ctx)}<input type="hidden" name="intent" value="${intent}"><input type="hidden" name="monitor" value="${monitorId}"><button type="submit" class="quiet"${disabled ? trusted(' disabled') : ''}>${label}</button></form>`;
   return html`<ol class="items" aria-label="${i18n.t('console.linkedMonitors')}">${links.map((link, index) => {
@@ -61,8 +60,8 @@ export function pageView(ctx: ViewContext, p: StatusPage, monitors: readonly Mon
   const domainField = canDomain
     ? html`<label for="customDomain">${i18n.t('console.customDomain')}</label><input id="customDomain" name="customDomain" type="text" maxlength="253" value="${p.customDomain ?? ''}" aria-describedby="tls-verdict">`
     : html`<p><strong>${i18n.t('console.customDomain')}</strong>: ${p.customDomain ?? '–'}</p><p class="muted">${i18n.t('console.domainAdminOnly')}</p>`;
-  return layout(ctx, p.name, html`${problemLine(problem)}<p><a href="${at('pages')}">${i18n.t('console.navPages')}</a></p>
-<form method="post" action="${at(`pages/${encodeURIComponent(p.id)}`)}">${csrfField(ctx)}
+  return layout(ctx, p.name, html`${problemLine(problem)}<p><a href="${consoleHref('pages')}">${i18n.t('console.navPages')}</a></p>
+<form method="post" action="${consoleHref(`pages/${encodeURIComponent(p.id)}`)}">${csrfField(ctx)}
 <label for="name">${i18n.t('console.pageName')}</label><input id="name" name="name" type="text" required maxlength="100" value="${p.name}">
 <label for="slug">${i18n.t('console.slug')}</label><input id="slug" name="slug" type="text" required maxlength="64" pattern="[a-z0-9]+(-[a-z0-9]+)*" value="${p.slug}">
 <label class="check"><input type="checkbox" name="isPublic" value="on"${checked(p.isPublic !== false)}> ${i18n.t('console.isPublic')}</label>
@@ -70,7 +69,7 @@ ${domainField}${verdict ? html`<p id="tls-verdict" data-verdict="${verdict.allow
 <button type="submit">${i18n.t('console.save')}</button></form>
 <h2>${i18n.t('console.linkedMonitors')}</h2>
 ${links.length ? linkedList(ctx, p, links, names) : html`<p>${i18n.t('console.noMonitors')}</p>`}
-${addable.length ? html`<form method="post" action="${at(`pages/${encodeURIComponent(p.id)}/monitors`)}">${csrfField(ctx)}<input type="hidden" name="intent" value="add">
+${addable.length ? html`<form method="post" action="${consoleHref(`pages/${encodeURIComponent(p.id)}/monitors`)}">${csrfField(ctx)}<input type="hidden" name="intent" value="add">
 <label for="add-monitor">${i18n.t('console.linkMonitor')}</label><select id="add-monitor" name="monitor">${addable.map((monitor) => html`<option value="${monitor.id}">${monitor.name}</option>`)}</select>
 <button type="submit">${i18n.t('console.linkMonitor')}</button></form>` : ''}
 ${canDomain ? deleteForm(ctx, p) : ''}`);
@@ -80,7 +79,7 @@ ${canDomain ? deleteForm(ctx, p) : ''}`);
 function deleteForm(ctx: ViewContext, p: StatusPage): Html {
   const { i18n } = ctx;
   return html`<h2>${i18n.t('console.deletePage')}</h2>
-<form method="post" action="${at(`pages/${encodeURIComponent(p.id)}/delete`)}">${csrfField(ctx)}
+<form method="post" action="${consoleHref(`pages/${encodeURIComponent(p.id)}/delete`)}">${csrfField(ctx)}
 <label for="confirm-slug">${i18n.t('console.deletePageHint', { slug: p.slug })}</label><input id="confirm-slug" name="confirmSlug" type="text" required maxlength="64" autocomplete="off">
 <button type="submit">${i18n.t('console.deletePage')}</button></form>`;
 }

@@ -9,12 +9,10 @@ import type { StatusPage } from '../api/index.ts';
 import { parseEmailAddress } from '../subscribers/email-address.ts';
 import type { Subscriber, SubscriberStore } from '../subscribers/store.ts';
 import { html } from './html.ts';
-import { CONSOLE_PATH } from './paths.ts';
+import { consoleHref } from './paths.ts';
 import { may } from './roles.ts';
 import { page, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
 import { csrfField, layout, type ViewContext } from './views.ts';
-
-const at = (path: string) => `${CONSOLE_PATH}${path}`;
 
 export interface PageCounts {
   confirmed: number;
@@ -45,10 +43,10 @@ export function subscribersView(ctx: ViewContext, pages: readonly StatusPage[], 
   const { i18n } = ctx;
   const rows = pages.map((p) => {
     const count = counts.get(p.id) ?? { confirmed: 0, pending: 0 };
-    return html`<tr><td>${p.name}</td><td>${count.confirmed}</td><td>${count.pending}</td>${isAdmin ? html`<td><a href="${at(`subscribers/export?page=${encodeURIComponent(p.id)}`)}" download="subscribers-${p.slug}.csv">${i18n.t('console.exportCsv')}</a></td>` : ''}</tr>`;
+    return html`<tr><td>${p.name}</td><td>${count.confirmed}</td><td>${count.pending}</td>${isAdmin ? html`<td><a href="${consoleHref(`subscribers/export?page=${encodeURIComponent(p.id)}`)}" download="subscribers-${p.slug}.csv">${i18n.t('console.exportCsv')}</a></td>` : ''}</tr>`;
   });
   const removal = isAdmin
-    ? html`<h2>${i18n.t('console.removeSubscriber')}</h2><form method="post" action="${at('subscribers/remove')}">${csrfField(ctx)}
+    ? html`<h2>${i18n.t('console.removeSubscriber')}</h2><form method="post" action="${consoleHref('subscribers/remove')}">${csrfField(ctx)}
 <label for="sub-page">${i18n.t('console.page')}</label><select id="sub-page" name="page">${pages.map((p) => html`<option value="${p.id}">${p.name}</option>`)}</select>
 <label for="sub-email">${i18n.t('console.email')}</label><input id="sub-email" name="email" type="email" required>
 <button type="submit">${i18n.t('console.removeSubscriber')}</button></form>`

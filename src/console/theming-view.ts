@@ -12,7 +12,7 @@ import type { BrandingField, BrandingVersion } from '../site/theming/publish.ts'
 import type { StripItem, StripReport } from '../site/theming/strip-report.ts';
 import { PREVIEW_SCHEMES, PREVIEW_WIDTHS } from '../site/preview/preview-request.ts';
 import { html, trusted, type Html } from './html.ts';
-import { CONSOLE_PATH } from './paths.ts';
+import { consoleHref } from './paths.ts';
 import { THEMING_TEMPLATES, type PreviewView } from './theming-choices.ts';
 import { csrfField, layout, type ViewContext } from './views.ts';
 
@@ -33,8 +33,6 @@ export interface ThemingScreenData {
   /** The preview frame's address (the console's own preview route). */
   frameSrc: string;
 }
-
-const at = (path: string) => `${CONSOLE_PATH}${path}`;
 
 /** A catalog text without placeholders. */
 type PlainKey = { [K in TextKey]: keyof ParamsOf<K> extends never ? K : never }[TextKey];
@@ -84,11 +82,11 @@ export function themingView(ctx: ViewContext, data: ThemingScreenData): string {
   const issue = (field: BrandingField) => data.issues.filter((item) => item.field === field).map((item) => html`<p class="problem" id="issue-${field}">${item.message}</p>`);
   const described = (field: BrandingField) => (data.issues.some((item) => item.field === field) ? trusted(` aria-describedby="issue-${field}" aria-invalid="true"`) : '');
   const pageLinks = data.pages.length > 1
-    ? html`<nav aria-labelledby="pages-heading"><h2 id="pages-heading">${i18n.t('console.theming.pages')}</h2><ul class="items">${data.pages.map((item) => html`<li><a href="${at(`theming?page=${encodeURIComponent(item.id)}`)}"${item.id === page.id ? trusted(' aria-current="page"') : ''}>${item.name}</a></li>`)}</ul></nav>`
+    ? html`<nav aria-labelledby="pages-heading"><h2 id="pages-heading">${i18n.t('console.theming.pages')}</h2><ul class="items">${data.pages.map((item) => html`<li><a href="${consoleHref(`theming?page=${encodeURIComponent(item.id)}`)}"${item.id === page.id ? trusted(' aria-current="page"') : ''}>${item.name}</a></li>`)}</ul></nav>`
     : '';
   const templateLabel = i18n.t(TEMPLATE_LABELS[view.template]);
   const frameTitle = i18n.t('console.theming.previewFrame', { template: templateLabel, scheme: i18n.t(SCHEME_LABELS[view.scheme]), direction: i18n.t(DIRECTION_LABELS[view.direction]), width: String(view.width) });
-  const form = html`<form method="post" action="${at('theming')}">${csrfField(ctx)}<input type="hidden" name="page" value="${page.id}">
+  const form = html`<form method="post" action="${consoleHref('theming')}">${csrfField(ctx)}<input type="hidden" name="page" value="${page.id}">
 <label for="brandColor">${i18n.t('theming.field.brandColor')}</label><input id="brandColor" name="brandColor" type="text" maxlength="64" value="${values.brandColor}"${described('brandColor')}>${issue('brandColor')}
 <label for="logoUrl">${i18n.t('theming.field.logoUrl')}</label><input id="logoUrl" name="logoUrl" type="text" inputmode="url" maxlength="2048" value="${values.logoUrl}"${described('logoUrl')}>${issue('logoUrl')}
 <label for="headerText">${i18n.t('theming.field.headerText')}</label><textarea id="headerText" name="headerText" maxlength="10000"${described('headerText')}>${values.headerText}</textarea>${issue('headerText')}
@@ -102,7 +100,7 @@ ${select('width', i18n.t('console.theming.width'), PREVIEW_WIDTHS, view.width, (
 </fieldset>
 <button type="submit" name="intent" value="preview" class="quiet">${i18n.t('console.preview')}</button><button type="submit" name="intent" value="publish">${i18n.t('console.publish')}</button>${data.hasDraft ? html`<button type="submit" name="intent" value="discard" class="quiet">${i18n.t('console.theming.discard')}</button>` : ''}</form>`;
   const undo = data.undo
-    ? html`<form method="post" action="${at('theming/undo')}">${csrfField(ctx)}<input type="hidden" name="page" value="${page.id}">${(['template', 'scheme', 'direction', 'width'] as const).map((name) => html`<input type="hidden" name="${name}" value="${view[name]}">`)}<p class="muted">${i18n.t('console.theming.undoHint', { when: i18n.dateTime(data.undo.replacedAt), who: (data.undo.replacedBy ?? '').replace(/^operator:\S+ /, '') })}</p><button type="submit" class="quiet">${i18n.t('console.theming.undo')}</button></form>`
+    ? html`<form method="post" action="${consoleHref('theming/undo')}">${csrfField(ctx)}<input type="hidden" name="page" value="${page.id}">${(['template', 'scheme', 'direction', 'width'] as const).map((name) => html`<input type="hidden" name="${name}" value="${view[name]}">`)}<p class="muted">${i18n.t('console.theming.undoHint', { when: i18n.dateTime(data.undo.replacedAt), who: (data.undo.replacedBy ?? '').replace(/^operator:\S+ /, '') })}</p><button type="submit" class="quiet">${i18n.t('console.theming.undo')}</button></form>`
     : '';
   const body = html`<div class="theming">${pageLinks}<h2>${i18n.t('console.theming.forPage', { name: page.name })}</h2>
 ${data.notice ? html`<p role="status">${data.notice}</p>` : ''}${data.problem ? html`<p class="problem" role="alert">${data.problem}</p>` : ''}
