@@ -248,11 +248,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     return startSession(req, done, redirect(''));
   }
 
-  async function monitors(): Promise<Monitor[]> {
-    const all: Monitor[] = [];
-    for await (const monitor of client.monitors.listAll()) all.push(monitor);
-    return all;
-  }
+  const monitors = (): Promise<Monitor[]> => Array.fromAsync(client.monitors.listAll());
 
   /** The mail and the link card the draft will make (outgoing-preview.ts), from the API's data as it is now. */
   async function outgoing(req: Request, draft: OutgoingDraft, existing: Incident | null, monitorList: readonly Monitor[]): Promise<Html> {
@@ -408,8 +404,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
   }
 
   async function branding(req: Request, signed: Signed): Promise<Answer> {
-    const pages = [];
-    for await (const page of client.statusPages.listAll()) pages.push(page);
+    const pages = await Array.fromAsync(client.statusPages.listAll());
     const ctx = ctxOf(req, signed);
     if (req.method === 'GET') return new Answer(200, views.brandingView(ctx, pages, null));
     const page = pages.find((candidate) => candidate.id === req.form.get('page'));

@@ -82,11 +82,7 @@ export function createThemingScreen(options: ThemingOptions) {
   let themeTexts: ThemeTexts | null = null;
   const texts = () => (themeTexts ??= readThemeTexts());
 
-  async function pages(): Promise<StatusPage[]> {
-    const all: StatusPage[] = [];
-    for await (const page of client.statusPages.listAll()) all.push(page);
-    return all;
-  }
+  const pages = (): Promise<StatusPage[]> => Array.fromAsync(client.statusPages.listAll());
 
   const redirect = (page: StatusPage, view: PreviewView, done?: string): ThemingAnswer => ({ kind: 'redirect', path: `theming?${viewQuery(page.id, view, done ? { done } : {})}` });
   const notFound = (req: ThemingRequest): ThemingAnswer => ({ kind: 'page', status: 404, body: messageView(req.ctx, req.ctx.i18n.t('console.notFound'), req.ctx.i18n.t('console.notFound')), frames: null });
