@@ -15,6 +15,9 @@ import { SubscriberStore } from '../../src/subscribers/store.ts';
 import type { MailTransport } from '../../src/subscribers/mail-transport.ts';
 import { snapshot } from '../site/view/fixtures.ts';
 
+/** The senders' settings in these tests: short retries, no pace. */
+const SENDER_SETTINGS = { concurrency: 4, retryBaseMs: 100, retryMaxMs: 1_000, maxAttempts: 3, maxPerSecond: 0, manageUrl: () => 'https://status.example.com/manage' };
+
 const away = () => Promise.reject(new StoreUnavailableError('the PostgreSQL server cannot be reached (ECONNREFUSED)', 7));
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -92,12 +95,7 @@ describe('the outbox sender with the store unreachable', () => {
     const transport: MailTransport = { send: () => Promise.reject(new Error('nothing to send')), close: () => undefined } as unknown as MailTransport;
     const delays: number[] = [];
     const sender = new OutboxSender(store, transport, {
-      concurrency: 4,
-      retryBaseMs: 100,
-      retryMaxMs: 1_000,
-      maxAttempts: 3,
-      maxPerSecond: 0,
-      manageUrl: () => 'https://status.example.com/manage',
+      ...SENDER_SETTINGS,
       messageId: () => '<id@example.com>',
       onRoundFailed: (error, retryInMs) => {
         expect(error).toBeInstanceOf(StoreUnavailableError);
@@ -138,12 +136,7 @@ describe('the outbox sender with the store unreachable', () => {
     const transport = { send: async (message: { to: string }) => { sent.push(message.to); return { outcome: 'sent' as const }; }, close: () => undefined } as unknown as MailTransport;
     let failedRounds = 0;
     const sender = new OutboxSender(flaky, transport, {
-      concurrency: 4,
-      retryBaseMs: 100,
-      retryMaxMs: 1_000,
-      maxAttempts: 3,
-      maxPerSecond: 0,
-      manageUrl: () => 'https://status.example.com/manage',
+      ...SENDER_SETTINGS,
       messageId: (due) => `<${due.eventId}.${due.subscriberId}@example.com>`,
       onRoundFailed: () => (failedRounds += 1),
     });
