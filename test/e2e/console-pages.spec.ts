@@ -21,7 +21,7 @@ import { DEMO_ADMIN } from '../../src/server/console-setup.ts';
 import { SubscriberStore } from '../../src/subscribers/store.ts';
 import { parseEmailAddress } from '../../src/subscribers/email-address.ts';
 import { WCAG_AA } from './support/axe-tags.ts';
-import { consoleCliEnv, OPERATOR_PASSWORD, setUpOperator, signInOperator } from './support/console-operator.ts';
+import { AXE_VARIANTS, consoleCliEnv, setUpOperator, signInLabels, signInOperator } from './support/console-operator.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ javaScriptEnabled: false, viewport: { width: 375, height: 740 }, locale: 'en-GB' });
@@ -265,22 +265,15 @@ test('an admin sees subscriber counts, downloads a page\'s confirmed addresses a
   }
 });
 
-for (const { name, scheme, locale } of [
-  { name: 'light', scheme: 'light', locale: 'en-GB' },
-  { name: 'dark', scheme: 'dark', locale: 'en-GB' },
-  { name: 'right-to-left (Arabic)', scheme: 'light', locale: 'ar' },
-] as const) {
+for (const { name, scheme, locale } of AXE_VARIANTS) {
   test(`axe finds no violation on the pages, page, monitors, operators and subscribers screens (${name})`, async ({ browser }) => {
     test.setTimeout(120_000);
     const context = await browser.newContext({ javaScriptEnabled: true, bypassCSP: true, viewport: { width: 375, height: 740 }, locale, colorScheme: scheme });
     const page = await context.newPage();
     const api = apiFor(site);
     try {
-      await page.goto(`${console_}sign-in`);
       // eve is the admin now (the test before).
-      await page.getByLabel(locale === 'ar' ? ar['console.email'] : 'E-mail address').fill('eve@example.com');
-      await page.getByLabel(locale === 'ar' ? ar['console.password'] : 'Password').fill(OPERATOR_PASSWORD);
-      await page.getByRole('button', { name: locale === 'ar' ? ar['console.signIn'] : 'Sign in', exact: true }).click();
+      await signInOperator(page, console_, 'eve@example.com', { labels: signInLabels(locale) });
       await expect(page.locator('h1')).toHaveText(locale === 'ar' ? ar['console.navHome'] : 'Overview');
       for (const path of ['pages', `pages/${(await demoPage(api)).id}`, 'monitors', 'operators', 'subscribers']) {
         await page.goto(`${console_}${path}`);

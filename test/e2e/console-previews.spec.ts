@@ -17,7 +17,7 @@ import { startPorchlightProcess, type PorchlightProcess } from './support/porchl
 import { runPorchlight } from './support/porchlight-cli.ts';
 import { linkIn, startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 import { WCAG_AA } from './support/axe-tags.ts';
-import { consoleCliEnv, OPERATOR_PASSWORD, setUpOperator } from './support/console-operator.ts';
+import { AXE_VARIANTS, consoleCliEnv, setUpOperator, signInLabels, signInOperator } from './support/console-operator.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ javaScriptEnabled: false, viewport: { width: 375, height: 740 }, locale: 'en-GB' });
@@ -114,11 +114,7 @@ test('a new incident\'s preview shows the subscribers\' e-mail and the link card
   }
 });
 
-for (const { name, scheme, locale } of [
-  { name: 'light', scheme: 'light', locale: 'en-GB' },
-  { name: 'dark', scheme: 'dark', locale: 'en-GB' },
-  { name: 'right-to-left (Arabic)', scheme: 'light', locale: 'ar' },
-] as const) {
+for (const { name, scheme, locale } of AXE_VARIANTS) {
   test(`axe finds no violation on the preview with its e-mail and card (${name})`, async ({ browser }) => {
     test.setTimeout(90_000);
     // axe runs as a script: JavaScript on here, and the console's CSP bypassed for its injection.
@@ -132,10 +128,7 @@ for (const { name, scheme, locale } of [
     };
     try {
       // The operator set up by the first test.
-      await page.goto(`${origin}/_porchlight/console/sign-in`);
-      await page.getByLabel(t('console.email', 'E-mail address')).fill('ada@example.com');
-      await page.getByLabel(t('console.password', 'Password')).fill(OPERATOR_PASSWORD);
-      await page.getByRole('button', { name: t('console.signIn', 'Sign in'), exact: true }).click();
+      await signInOperator(page, `${origin}/_porchlight/console/`, 'ada@example.com', { labels: signInLabels(locale) });
       await expect(page.locator('h1')).toHaveText(t('console.navHome', 'Overview'));
       const api = apiFor(site);
       try {

@@ -21,7 +21,7 @@ import { runPorchlight } from './support/porchlight-cli.ts';
 import { ar } from '../../src/site/i18n/messages/ar.ts';
 import { ConsoleStore } from '../../src/console/store.ts';
 import { WCAG_AA } from './support/axe-tags.ts';
-import { consoleCliEnv, setUpOperator, signInOperator, type SignInLabels } from './support/console-operator.ts';
+import { AXE_VARIANTS, consoleCliEnv, setUpOperator, signInLabels, type SignInLabels, signInOperator } from './support/console-operator.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
@@ -232,11 +232,7 @@ test('a custom CSS that tries to leave its style element is neutralized in the p
   await expect(page.getByLabel('Custom CSS', { exact: true })).not.toHaveValue(breakout);
 });
 
-for (const { name, scheme, locale } of [
-  { name: 'light', scheme: 'light', locale: 'en-GB' },
-  { name: 'dark', scheme: 'dark', locale: 'en-GB' },
-  { name: 'right-to-left (Arabic)', scheme: 'light', locale: 'ar' },
-] as const) {
+for (const { name, scheme, locale } of AXE_VARIANTS) {
   test(`axe finds no violation on the theming screen (${name})`, async ({ browser }) => {
     test.setTimeout(90_000);
     // axe runs as a script: JavaScript on here (the console itself has none; its CSP allows none, so axe's injection bypasses it).
@@ -244,7 +240,7 @@ for (const { name, scheme, locale } of [
     const page = await context.newPage();
     try {
       const arabic = locale === 'ar';
-      await signIn(page, 'eve@example.com', arabic ? { email: ar['console.email'], password: ar['console.password'], submit: ar['console.signIn'] } : { email: 'E-mail address', password: 'Password', submit: 'Sign in' });
+      await signIn(page, 'eve@example.com', signInLabels(locale));
       await expect(page.locator('h1')).toHaveText(arabic ? ar['console.navHome'] : 'Overview');
       await page.goto(`${console_}theming`);
       if (arabic) await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');

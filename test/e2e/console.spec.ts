@@ -21,7 +21,7 @@ import { runExport } from './support/export-process.ts';
 import { ar } from '../../src/site/i18n/messages/ar.ts';
 import { DEFAULT_THROTTLE_POLICY } from '../../src/auth/throttle.ts';
 import { WCAG_AA } from './support/axe-tags.ts';
-import { consoleCliEnv, OPERATOR_PASSWORD, setUpOperator, signInOperator } from './support/console-operator.ts';
+import { AXE_VARIANTS, consoleCliEnv, OPERATOR_PASSWORD, setUpOperator, signInLabels, signInOperator } from './support/console-operator.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ javaScriptEnabled: false, viewport: { width: 375, height: 740 }, locale: 'en-GB' });
@@ -231,11 +231,7 @@ test('ten wrong passwords from one address slow it down, and do not lock the rig
   expect(Date.now() - started).toBeLessThan(DEFAULT_THROTTLE_POLICY.account.capMs + 10_000);
 });
 
-for (const { name, scheme, locale } of [
-  { name: 'light', scheme: 'light', locale: 'en-GB' },
-  { name: 'dark', scheme: 'dark', locale: 'en-GB' },
-  { name: 'right-to-left (Arabic)', scheme: 'light', locale: 'ar' },
-] as const) {
+for (const { name, scheme, locale } of AXE_VARIANTS) {
   test(`axe finds no violation on any console screen (${name})`, async ({ browser }) => {
     test.setTimeout(120_000);
     // axe runs as a script: JavaScript on here (the console itself has none; its CSP allows none, so axe's injection bypasses it).
@@ -249,9 +245,7 @@ for (const { name, scheme, locale } of [
         expect(results.violations.map((v) => `${path}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
       };
       await check('sign-in');
-      await page.getByLabel(locale === 'ar' ? ar['console.email'] : 'E-mail address').fill('grace@example.com');
-      await page.getByLabel(locale === 'ar' ? ar['console.password'] : 'Password').fill(PASSWORD);
-      await page.getByRole('button', { name: locale === 'ar' ? ar['console.signIn'] : 'Sign in', exact: true }).click();
+      await signInOperator(page, console_, 'grace@example.com', { password: PASSWORD, labels: signInLabels(locale) });
       // Signed in (the admin set up in an earlier test): the screens below are the real ones, not the sign-in form again.
       await expect(page.locator('h1')).toHaveText(locale === 'ar' ? ar['console.navHome'] : 'Overview');
       for (const path of ['', 'incidents/new', 'incidents/new?template=db-outage', 'maintenance/new', 'branding', 'audit', 'operators']) await check(path);

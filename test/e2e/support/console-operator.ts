@@ -5,6 +5,8 @@
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect } from '@playwright/test';
+import { ar } from '../../../src/site/i18n/messages/ar.ts';
+import { en } from '../../../src/site/i18n/messages/en.ts';
 
 export const OPERATOR_PASSWORD = 'a long enough passphrase';
 
@@ -27,11 +29,22 @@ export interface SignInLabels {
   submit: string;
 }
 
-const ENGLISH: SignInLabels = { email: 'E-mail address', password: 'Password', submit: 'Sign in' };
+/** The sign-in form's labels as a browser in `locale` sees them (these specs use Arabic or English). */
+export function signInLabels(locale: string): SignInLabels {
+  const words = locale === 'ar' ? ar : en;
+  return { email: words['console.email'], password: words['console.password'], submit: words['console.signIn'] };
+}
+
+/** The ways every console screen is checked with axe: light, dark, and right to left. */
+export const AXE_VARIANTS = [
+  { name: 'light', scheme: 'light', locale: 'en-GB' },
+  { name: 'dark', scheme: 'dark', locale: 'en-GB' },
+  { name: 'right-to-left (Arabic)', scheme: 'light', locale: 'ar' },
+] as const;
 
 /** Fills and sends the console's sign-in form (the answer is the caller's to check). */
 export async function signInOperator(page: Page, consoleUrl: string, email: string, options: { password?: string; labels?: SignInLabels } = {}): Promise<void> {
-  const labels = options.labels ?? ENGLISH;
+  const labels = options.labels ?? signInLabels('en');
   await page.goto(`${consoleUrl}sign-in`);
   await page.getByLabel(labels.email).fill(email);
   await page.getByLabel(labels.password).fill(options.password ?? OPERATOR_PASSWORD);
