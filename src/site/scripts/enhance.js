@@ -5,7 +5,7 @@
   // data-intl: the locale the page's dates are written in (e.g. en-GB for lang="en").
   const lang = root.dataset.intl || root.lang || 'en-GB';
   // Times in the visitor's zone (the page's words stay in title), and "x ago" from the
-  // visitor's clock: the HTML may be hours old (CDN, static export). After the first frame: the
+  // visitor's clock: the HTML may be hours old (CDN, static export). After the first paint: the
   // browser's first date formatter loads its locale data (15-25 ms, 4x that on a slow phone),
   // which must not hold back the status (issue 34). A rewrite that would make a line on or above
   // the screen taller (and move what follows) is undone and offered as the time's title instead.
@@ -59,7 +59,7 @@
     main.prepend(p);
     break;
   }
-  // Auto-refresh while the tab is visible, with a pause toggle (WCAG 2.2.1). After the first frame
+  // Auto-refresh while the tab is visible, with a pause toggle (WCAG 2.2.1). After the first paint
   // too: reading sessionStorage is a round trip to the browser process (issue 34), and the
   // line's place is held empty from the first frame (@media (scripting: enabled)). Counted from
   // now: a tab opened in the background (no frames) reloads as soon as it is shown, if due.
@@ -112,8 +112,20 @@
     slot.hidden = false;
     schedule();
   };
-  requestAnimationFrame(() => setTimeout(() => {
+  // Once the first contentful paint is on screen, not merely drawn: started at the first frame, this
+  // work competed with that frame's raster and presentation (issue 34). A second after the first
+  // frame at the latest: for a browser without paint timing, or one that reports none for a tab
+  // opened in the background.
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
     refresh();
     localize();
-  }));
+  };
+  const Observer = globalThis.PerformanceObserver;
+  if (Observer && (Observer.supportedEntryTypes || []).includes('paint')) {
+    new Observer((list) => list.getEntriesByName('first-contentful-paint').length && setTimeout(start)).observe({ type: 'paint', buffered: true });
+  }
+  requestAnimationFrame(() => setTimeout(start, 1000));
 })();

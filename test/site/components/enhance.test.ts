@@ -101,15 +101,15 @@ function fakeTime(dateTime: string, textContent: string, relative = false, line:
   return time;
 }
 
-/** enhance.js with its first frame drawn: the refresh line is filled after it. */
+/** enhance.js with its first paint on screen: the refresh line is filled after it. */
 function runRefreshing(options: Parameters<typeof runEnhance>[0]) {
   const page = runEnhance(options);
-  page.afterFirstFrame();
+  page.afterFirstPaint();
   return page;
 }
 
 /** Runs enhance.js against a minimal fake document; timers are vitest's fake ones. */
-function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map<string, string>; times?: FakeTime[] }) {
+function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map<string, string>; times?: FakeTime[]; paintTiming?: boolean }) {
   const storage = options.stored ?? new Map<string, string>();
   const documentListeners: Record<string, () => void> = {};
   const times = options.times ?? [fakeTime('2026-11-22T14:05:00.000Z', 'server words'), fakeTime('not a time', 'left alone', true)];
@@ -120,6 +120,18 @@ function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map
   let focusInBar = false;
   let reloads = 0;
   const frames: (() => void)[] = [];
+  // The browser's paint timing: the script's observer, told of paints as Chromium reports them.
+  const paintObservers: ((list: { getEntriesByName(name: string): unknown[] }) => void)[] = [];
+  class FakePerformanceObserver {
+    static supportedEntryTypes = ['element', 'navigation', 'paint', 'resource'];
+    private readonly callback: (list: { getEntriesByName(name: string): unknown[] }) => void;
+    constructor(callback: (list: { getEntriesByName(name: string): unknown[] }) => void) {
+      this.callback = callback;
+    }
+    observe(options: { type: string; buffered: boolean }) {
+      if (options.type === 'paint' && options.buffered) paintObservers.push(this.callback);
+    }
+  }
   let storageReads = 0;
   const doc = {
     visibilityState: options.visible === false ? 'hidden' : 'visible',
@@ -157,6 +169,7 @@ function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map
     },
     performance: { now: () => Date.now() },
     requestAnimationFrame: (callback: () => void) => frames.push(callback),
+    ...(options.paintTiming === false ? {} : { PerformanceObserver: FakePerformanceObserver }),
     innerHeight: SCREEN_PX,
     setTimeout,
     clearTimeout,
@@ -178,10 +191,22 @@ function runEnhance(options: { refresh?: string; visible?: boolean; stored?: Map
       doc.visibilityState = visible ? 'visible' : 'hidden';
       documentListeners.visibilitychange?.();
     },
-    /** The first frame is drawn, then the task after it runs. */
+    /** The first frame is drawn (not yet on screen), then the task after it runs. */
     afterFirstFrame() {
       frames.splice(0).forEach((callback) => callback());
       vi.advanceTimersByTime(0);
+    },
+    /** The first contentful paint is on screen: its entry reaches the observer (first paint before it). */
+    contentfulPaintShown() {
+      const shown = (name: string) => ({ getEntriesByName: (wanted: string) => (wanted === name ? [{ name }] : []) });
+      for (const callback of paintObservers) callback(shown('first-paint'));
+      for (const callback of paintObservers) callback(shown('first-contentful-paint'));
+      vi.advanceTimersByTime(0);
+    },
+    /** Both: what a visitor's browser does for a page in a visible tab. */
+    afterFirstPaint() {
+      this.afterFirstFrame();
+      this.contentfulPaintShown();
     },
     openDetails(open: boolean) { openDetails = open; },
     focusBar(focused: boolean) { focusInBar = focused; },
@@ -195,11 +220,13 @@ describe('enhance.js behaviour', () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it('rewrites valid <time data-local> text into the local zone (UTC here) after the first frame, and leaves invalid ones', () => {
+  it('rewrites valid <time data-local> text into the local zone (UTC here) after the first paint, and leaves invalid ones', () => {
     const page = runEnhance({});
-    // The first frame shows the page's own words: no date formatter runs before it.
+    // The first frame shows the page's own words: no date formatter runs before it is on screen.
     expect(page.times[0]?.textContent).toBe('server words');
     page.afterFirstFrame();
+    expect(page.times[0]?.textContent).toBe('server words');
+    page.contentfulPaintShown();
     expect(page.times[0]?.textContent).toBe('22 Nov 2026, 14:05 UTC');
     expect(page.times[1]?.textContent).toBe('left alone');
   });
@@ -209,7 +236,7 @@ describe('enhance.js behaviour', () => {
     const roomy = fakeTime('2026-11-22T13:05:00.000Z', '22 Nov 2026, 13:05 UTC', true, { top: 400, room: 60 });
     const below = fakeTime('2026-11-22T13:05:00.000Z', '22 Nov 2026, 13:05 UTC', true, { top: SCREEN_PX + 100, room: 30 });
     const page = runEnhance({ times: [narrow, roomy, below] });
-    page.afterFirstFrame();
+    page.afterFirstPaint();
     expect(narrow).toMatchObject({ textContent: '22 Nov 2026, 13:05 UTC', next: null, title: '22 Nov 2026, 13:05 UTC (1 hour ago)' });
     expect(roomy).toMatchObject({ textContent: '22 Nov 2026, 13:05 UTC', title: 'page words' });
     expect(roomy.next?.textContent).toBe(' (1 hour ago)');
@@ -222,7 +249,7 @@ describe('enhance.js behaviour', () => {
     const offsets = [0, -30_000, 30_000, -60_000, -5 * 60_000, 59 * 60_000, -3_600_000, -23 * 3_600_000, 3 * 86_400_000, -29 * 86_400_000, -45 * 86_400_000, -400 * 86_400_000, 800 * 86_400_000];
     const times = offsets.map((offset) => fakeTime(new Date(now + offset).toISOString(), 'x', true));
     const page = runEnhance({ times: [...times, fakeTime('2026-11-22T13:00:00.000Z', 'y')] });
-    page.afterFirstFrame();
+    page.afterFirstPaint();
     expect(times.map((time) => time.next?.textContent)).toEqual(offsets.map((offset) => ` (${formatRelative(now + offset, new Date(now))})`));
     expect(times[4]?.next).toMatchObject({ className: 'pl-time__relative', textContent: ' (5 minutes ago)' });
     expect(page.times.at(-1)?.next).toBeNull();
@@ -235,14 +262,33 @@ describe('enhance.js behaviour', () => {
     expect(page.reloads()).toBe(0);
   });
 
-  it('fills the refresh line only after the first frame: no session storage read before it', () => {
+  it('fills the refresh line only once the first contentful paint is on screen: no session storage read before it', () => {
     const page = runEnhance({ refresh: '60' });
     expect(page.slot.hidden).toBe(true);
     expect(page.button).toBeUndefined();
     expect(page.storageReads()).toBe(0);
+    // Drawn but not yet shown (its raster and presentation still to come): nothing yet.
     page.afterFirstFrame();
+    vi.advanceTimersByTime(500);
+    expect(page.storageReads()).toBe(0);
+    page.contentfulPaintShown();
     expect(page.slot.hidden).toBe(false);
     expect(page.storageReads()).toBe(1);
+    // The fallback a second after the first frame finds the work done: the line is filled once.
+    vi.advanceTimersByTime(1_000);
+    expect(page.slot.children).toHaveLength(3);
+    expect(page.storageReads()).toBe(1);
+  });
+
+  it('without paint timing (or none reported), starts a second after the first frame', () => {
+    const page = runEnhance({ refresh: '60', paintTiming: false });
+    page.afterFirstFrame();
+    vi.advanceTimersByTime(999);
+    expect(page.storageReads()).toBe(0);
+    expect(page.times[0]?.textContent).toBe('server words');
+    vi.advanceTimersByTime(1);
+    expect(page.slot.hidden).toBe(false);
+    expect(page.times[0]?.textContent).toBe('22 Nov 2026, 14:05 UTC');
   });
 
   it('reloads every period while visible, behind a visible pause toggle', () => {
@@ -285,8 +331,8 @@ describe('enhance.js behaviour', () => {
     const page = runEnhance({ refresh: '60', visible: false });
     vi.advanceTimersByTime(300_000);
     page.setVisible(true);
-    // Shown: the browser draws its first frame, and the refresh line counts from the load.
-    page.afterFirstFrame();
+    // Shown: the browser draws and shows its first frame, and the refresh line counts from the load.
+    page.afterFirstPaint();
     vi.advanceTimersByTime(1);
     expect(page.reloads()).toBe(1);
   });
