@@ -411,14 +411,9 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     const color = req.form.get('brandColor') ?? '';
     if (!page) return notFound(req, signed);
     if (!/^#[0-9a-fA-F]{6}$/.test(color)) return new Answer(400, views.brandingView(ctx, pages, req.i18n.t('console.colorFormat')));
-    try {
-      const updated = await client.statusPages.update(page.id, { brandColor: color });
-      await audit(signed, 'page.brand-color', page.id, { brandColor: page.brandColor ?? null }, { brandColor: updated.brandColor ?? null });
-      return redirect('branding');
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      return new Answer(400, views.brandingView(ctx, pages, req.i18n.t('console.problem', { reason: oneLine(error) })));
-    }
+    // Through the theming history: the change is a kept version that the theming screen's Undo restores.
+    const published = await theming.publishBrandColor(page, color, actor(signed), req.i18n);
+    return published.ok ? redirect('branding') : new Answer(400, views.brandingView(ctx, pages, published.problem));
   }
 
   async function operators(req: Request, signed: Signed): Promise<Answer> {

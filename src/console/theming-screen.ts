@@ -13,6 +13,8 @@
  *   framed by the console only).
  *
  * Every publish and undo is recorded in the audit trail with the fields' values before and after.
+ * The brand colour screen publishes through here too (publishBrandColor), so its change is a
+ * version in the same history that Undo takes back.
  */
 import { ApiError, type ApiClient, type StatusPage } from '../api/index.ts';
 import { brandContrast } from '../site/theming/brand-contrast.ts';
@@ -183,6 +185,23 @@ export function createThemingScreen(options: ThemingOptions) {
   const NOTICES = { published: 'console.theming.published', undone: 'console.theming.undone', discarded: 'console.theming.discarded' } as const;
 
   return {
+    /**
+     * The brand colour screen's save: a one-field draft published like the theming screen's (kept
+     * version, audit with before and after), so Undo there restores the colour it replaced. The
+     * same colour again publishes nothing and succeeds; `problem` is the words to show otherwise.
+     */
+    async publishBrandColor(page: StatusPage, color: string, actor: string, i18n: ThemingRequest['ctx']['i18n']): Promise<{ ok: true } | { ok: false; problem: string }> {
+      try {
+        const result = await publishBranding({ writer: client.statusPages, history, page, draft: { brandColor: color }, by: actor, now: new Date(now()), i18n });
+        if (!result.ok) return result.reason === 'nothing-to-publish' ? { ok: true } : { ok: false, problem: [result.message, ...(result.issues ?? []).map((issue) => issue.message)].join(' ') };
+        await store.record({ actor, action: 'page.branding.publish', target: page.id, before: only(brandingOf(page), result.changed), after: only(brandingOf(result.page), result.changed) }, now());
+        return { ok: true };
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        return { ok: false, problem: i18n.t('console.problem', { reason: oneLine(error) }) };
+      }
+    },
+
     async handle(req: ThemingRequest): Promise<ThemingAnswer> {
       if (req.path === 'theming/preview') return req.method === 'GET' ? preview(req) : notFound(req);
       if (req.path !== 'theming' && req.path !== 'theming/undo') return notFound(req);

@@ -104,4 +104,25 @@ describe('the theming screen', () => {
     expect(body(same)).toContain('Nothing to publish');
     expect(patches).toEqual([]);
   });
+  it('publishes the brand colour screen\'s change through the same history, so Undo restores the colour it replaced', async () => {
+    const theming = screen();
+    const en = translator('en', 'UTC');
+    const by = `operator:${operator.id} eve@example.com`;
+    expect(await theming.publishBrandColor(page, '#123456', by, en)).toEqual({ ok: true });
+    expect(patches).toEqual([{ brandColor: '#123456' }]);
+    expect(await store.theming().history.peek('page_1')).toMatchObject({ branding: { brandColor: '#0b57d0' }, replacedBy: by });
+    expect((await store.audit(1))[0]).toMatchObject({ actor: by, action: 'page.branding.publish', target: 'page_1', before: { brandColor: '#0b57d0' }, after: { brandColor: '#123456' } });
+    // The same colour again writes nothing and keeps no version.
+    expect(await theming.publishBrandColor(page, '#123456', by, en)).toEqual({ ok: true });
+    expect(patches).toHaveLength(1);
+    expect(await theming.handle(ask('POST', 'theming/undo', { page: 'page_1' }))).toMatchObject({ kind: 'redirect' });
+    expect(patches[1]).toEqual({ brandColor: '#0b57d0' });
+    expect(page.brandColor).toBe('#0b57d0');
+    expect((await store.audit(1))[0]).toMatchObject({ action: 'page.branding.undo', before: { brandColor: '#123456' }, after: { brandColor: '#0b57d0' } });
+    // A colour the API contract refuses writes nothing and says why.
+    const refused = await theming.publishBrandColor(page, 'red', by, en);
+    expect(refused.ok).toBe(false);
+    expect(patches).toHaveLength(2);
+    expect(await store.theming().history.peek('page_1')).toBeNull();
+  });
 });
