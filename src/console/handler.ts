@@ -434,7 +434,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     }
   }
 
-  const theming = createThemingScreen({ client, store, previewOrigin: options.previewOrigin ?? null, now, log });
+  const theming = createThemingScreen({ client, store, previewOrigin: options.previewOrigin ?? null, mail: { publicUrl: options.publicUrl, siteLocale: options.siteLocale, siteTimeZone: options.siteTimeZone }, now, log });
 
   /** The theming screen's answer: its page may frame only its own preview route, whose document carries the preview's own policy. */
   function fromTheming(req: Request, answer: ThemingAnswer): Answer {
@@ -514,7 +514,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     if (path === 'maintenance/new' && method === 'GET') return maintenance(req, signed, null, false);
     if (path === 'maintenance' && method === 'POST') return maintenance(req, signed, null, false);
     if (path === 'branding') return branding(req, signed);
-    if (path === 'theming' || path.startsWith('theming/')) return fromTheming(req, await theming.handle({ method, path, query: req.query, form: req.form, ctx: { ...ctxOf(req, signed), operator: signed.operator }, actor: actor(signed) }));
+    if (path === 'theming' || path.startsWith('theming/')) return fromTheming(req, await theming.handle({ method, path, query: req.query, form: req.form, ctx: { ...ctxOf(req, signed), operator: signed.operator }, actor: actor(signed), origin: req.origin }));
     if (path === 'operators') return operators(req, signed);
     const operatorChange = /^operators\/([A-Za-z0-9_-]{1,100})\/(role|remove)$/.exec(path);
     if (operatorChange?.[1] && operatorChange[2]) return changeOperator(req, signed, operatorChange[1], operatorChange[2]);

@@ -16,6 +16,17 @@ let page: StatusPage;
 let patches: UpdateStatusPageInput[];
 
 const client = {
+  organization: { get: async () => ({ id: 'o1', name: 'Acme', slug: 'acme', logo: null }) },
+  monitors: {
+    async *listAll() {
+      yield { id: 'm1', name: 'API', type: 'http', active: true, currentStatus: 'down', lastLatency: 1 };
+    },
+  },
+  incidents: {
+    async *listAll() {
+      yield { id: 'i1', title: 'API down', status: 'investigating', severity: 'major', startedAt: new Date(T0 - 60_000).toISOString(), resolvedAt: null, updates: [{ id: 'u1', status: 'investigating', message: 'Looking.', createdAt: new Date(T0 - 60_000).toISOString() }], monitors: [{ monitor: { id: 'm1', name: 'API' } }] };
+    },
+  },
   statusPages: {
     async *listAll() {
       yield page;
@@ -33,7 +44,7 @@ beforeEach(async () => {
   store = await ConsoleStore.open({ dialect: 'sqlite', path: ':memory:' });
   operator = (await store.addOperator('eve@example.com', 'editor', T0)).operator;
   patches = [];
-  page = { id: 'page_1', name: 'Acme', slug: 'acme', brandColor: '#0b57d0', logoUrl: null, headerText: null, footerText: 'Old footer', customCss: null } as unknown as StatusPage;
+  page = { id: 'page_1', name: 'Acme', slug: 'acme', brandColor: '#0b57d0', logoUrl: null, headerText: null, footerText: 'Old footer', customCss: null, isPublic: true, customDomain: null, monitors: [{ monitorId: 'm1', sortOrder: 0 }] } as unknown as StatusPage;
 });
 afterEach(async () => {
   await store.close();
@@ -42,12 +53,12 @@ afterEach(async () => {
 function screen() {
   // A clock that moves, so that the audit trail's order (by time) is the order of the actions.
   let clock = T0;
-  return createThemingScreen({ client, store, previewOrigin: null, now: () => (clock += 1000), log: () => undefined });
+  return createThemingScreen({ client, store, previewOrigin: null, mail: { publicUrl: null, siteLocale: 'en', siteTimeZone: 'UTC' }, now: () => (clock += 1000), log: () => undefined });
 }
 
 function ask(method: 'GET' | 'POST', path: string, params: Record<string, string>): ThemingRequest {
   const values = new URLSearchParams(params);
-  return { method, path, query: method === 'GET' ? values : new URLSearchParams(), form: method === 'POST' ? values : new URLSearchParams(), ctx: { i18n: translator('en', 'UTC'), operator, csrf: 'token' }, actor: `operator:${operator.id} eve@example.com` };
+  return { method, path, query: method === 'GET' ? values : new URLSearchParams(), form: method === 'POST' ? values : new URLSearchParams(), ctx: { i18n: translator('en', 'UTC'), operator, csrf: 'token' }, actor: `operator:${operator.id} eve@example.com`, origin: 'http://127.0.0.1:4321' };
 }
 
 const FORM = { page: 'page_1', brandColor: '#0b57d0', logoUrl: '', headerText: '', footerText: 'Old footer', customCss: '' };
@@ -124,5 +135,20 @@ describe('the theming screen', () => {
     expect(refused.ok).toBe(false);
     expect(patches).toHaveLength(2);
     expect(await store.theming().history.peek('page_1')).toBeNull();
+  });
+  it('previews the subscribers\' e-mail with the draft branding in the frame, on this thread, under the preview\'s policy', async () => {
+    const theming = screen();
+    await theming.handle(ask('POST', 'theming', { ...FORM, brandColor: '#a1b2c3', intent: 'preview', template: 'email' }));
+    const shown = await theming.handle(ask('GET', 'theming', { page: 'page_1', template: 'email' }));
+    expect(body(shown)).toContain('<option value="email" selected>E-mail to subscribers</option>');
+    expect(body(shown)).toContain(`src="${THEMING_PREVIEW_PATH}?page=page_1&amp;template=email`);
+    const frame = await theming.handle(ask('GET', 'theming/preview', { page: 'page_1', template: 'email' }));
+    expect(frame).toMatchObject({ kind: 'frame', status: 200 });
+    if (frame.kind !== 'frame') throw new Error('no frame');
+    expect(frame.body).toContain('API down');
+    expect(frame.body).toContain('#a1b2c3');
+    expect(frame.body).toContain('http://127.0.0.1:4321/acme/subscribe/manage?t=preview');
+    expect(frame.contentSecurityPolicy).toMatch(/script-src 'none'.*sandbox/);
+    expect(patches).toEqual([]);
   });
 });

@@ -410,6 +410,7 @@ export const ar: Catalog = {
   'console.theming.template.component': 'المكوّن',
   'console.theming.template.widget': 'الأداة',
   'console.theming.template.card': 'بطاقة الرابط',
+  'console.theming.template.email': 'البريد الإلكتروني للمشتركين',
   'console.theming.scheme': 'نظام الألوان',
   'console.theming.scheme.light': 'فاتح',
   'console.theming.scheme.dark': 'داكن',

@@ -410,6 +410,7 @@ export const de: Catalog = {
   'console.theming.template.component': 'Komponente',
   'console.theming.template.widget': 'Widget',
   'console.theming.template.card': 'Link-Karte',
+  'console.theming.template.email': 'E-Mail an Abonnenten',
   'console.theming.scheme': 'Farbschema',
   'console.theming.scheme.light': 'Hell',
   'console.theming.scheme.dark': 'Dunkel',

@@ -422,6 +422,7 @@ export const en = {
   'console.theming.template.component': 'Component',
   'console.theming.template.widget': 'Widget',
   'console.theming.template.card': 'Link card',
+  'console.theming.template.email': 'E-mail to subscribers',
   'console.theming.scheme': 'Colour scheme',
   'console.theming.scheme.light': 'Light',
   'console.theming.scheme.dark': 'Dark',

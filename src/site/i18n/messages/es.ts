@@ -410,6 +410,7 @@ export const es: Catalog = {
   'console.theming.template.component': 'Componente',
   'console.theming.template.widget': 'Widget',
   'console.theming.template.card': 'Tarjeta de enlace',
+  'console.theming.template.email': 'Correo a los suscriptores',
   'console.theming.scheme': 'Esquema de color',
   'console.theming.scheme.light': 'Claro',
   'console.theming.scheme.dark': 'Oscuro',

@@ -410,6 +410,7 @@ export const fr: Catalog = {
   'console.theming.template.component': 'Composant',
   'console.theming.template.widget': 'Widget',
   'console.theming.template.card': 'Carte de lien',
+  'console.theming.template.email': 'E-mail aux abonnés',
   'console.theming.scheme': 'Jeu de couleurs',
   'console.theming.scheme.light': 'Clair',
   'console.theming.scheme.dark': 'Sombre',

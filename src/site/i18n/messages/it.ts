@@ -410,6 +410,7 @@ export const it: Catalog = {
   'console.theming.template.component': 'Componente',
   'console.theming.template.widget': 'Widget',
   'console.theming.template.card': 'Scheda del link',
+  'console.theming.template.email': 'E-mail agli iscritti',
   'console.theming.scheme': 'Schema di colori',
   'console.theming.scheme.light': 'Chiaro',
   'console.theming.scheme.dark': 'Scuro',

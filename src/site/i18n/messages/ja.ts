@@ -410,6 +410,7 @@ export const ja: Catalog = {
   'console.theming.template.component': 'コンポーネント',
   'console.theming.template.widget': 'ウィジェット',
   'console.theming.template.card': 'リンクカード',
+  'console.theming.template.email': '購読者へのメール',
   'console.theming.scheme': '配色',
   'console.theming.scheme.light': 'ライト',
   'console.theming.scheme.dark': 'ダーク',

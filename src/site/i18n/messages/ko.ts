@@ -410,6 +410,7 @@ export const ko: Catalog = {
   'console.theming.template.component': '구성 요소',
   'console.theming.template.widget': '위젯',
   'console.theming.template.card': '링크 카드',
+  'console.theming.template.email': '구독자에게 보내는 이메일',
   'console.theming.scheme': '색 구성표',
   'console.theming.scheme.light': '밝게',
   'console.theming.scheme.dark': '어둡게',

@@ -410,6 +410,7 @@ export const nl: Catalog = {
   'console.theming.template.component': 'Onderdeel',
   'console.theming.template.widget': 'Widget',
   'console.theming.template.card': 'Linkkaart',
+  'console.theming.template.email': 'E-mail aan abonnees',
   'console.theming.scheme': 'Kleurenschema',
   'console.theming.scheme.light': 'Licht',
   'console.theming.scheme.dark': 'Donker',

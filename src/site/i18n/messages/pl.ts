@@ -410,6 +410,7 @@ export const pl: Catalog = {
   'console.theming.template.component': 'Komponent',
   'console.theming.template.widget': 'Widżet',
   'console.theming.template.card': 'Karta linku',
+  'console.theming.template.email': 'E-mail do subskrybentów',
   'console.theming.scheme': 'Schemat kolorów',
   'console.theming.scheme.light': 'Jasny',
   'console.theming.scheme.dark': 'Ciemny',

@@ -410,6 +410,7 @@ export const ptBR: Catalog = {
   'console.theming.template.component': 'Componente',
   'console.theming.template.widget': 'Widget',
   'console.theming.template.card': 'Cartão de link',
+  'console.theming.template.email': 'E-mail aos assinantes',
   'console.theming.scheme': 'Esquema de cores',
   'console.theming.scheme.light': 'Claro',
   'console.theming.scheme.dark': 'Escuro',

@@ -410,6 +410,7 @@ export const zhCN: Catalog = {
   'console.theming.template.component': '组件',
   'console.theming.template.widget': '小组件',
   'console.theming.template.card': '链接卡片',
+  'console.theming.template.email': '发给订阅者的邮件',
   'console.theming.scheme': '配色方案',
   'console.theming.scheme.light': '浅色',
   'console.theming.scheme.dark': '深色',
