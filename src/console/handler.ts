@@ -521,9 +521,9 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     if (path === 'monitors') return screen(req, signed, (t, r) => monitorsScreen(t, r, null));
     const monitor = /^monitors\/([A-Za-z0-9_-]{1,100})$/.exec(path);
     if (monitor?.[1] && method === 'POST') return screen(req, signed, (t, r) => monitorsScreen(t, r, monitor[1] ?? null));
-    if (path === 'subscribers' || path === 'subscribers/export' || path === 'subscribers/remove') {
-      const part = path === 'subscribers' ? 'list' : path === 'subscribers/export' ? 'export' : 'remove';
-      if ((part === 'remove') !== (method === 'POST')) return notFound(req, signed);
+    if (path === 'subscribers' || path === 'subscribers/export' || path === 'subscribers/remove' || path === 'subscribers/remove-endpoint') {
+      const part = path === 'subscribers' ? 'list' : path === 'subscribers/export' ? 'export' : path === 'subscribers/remove' ? 'remove' : 'remove-endpoint';
+      if ((part === 'remove' || part === 'remove-endpoint') !== (method === 'POST')) return notFound(req, signed);
       const subscriberStore = options.subscribers ? await options.subscribers() : null;
       return screen(req, signed, (t, r) => subscribersScreen(t, r, subscriberStore, part, req.query));
     }
