@@ -411,14 +411,9 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     const color = req.form.get('brandColor') ?? '';
     if (!page) return notFound(req, signed);
     if (!/^#[0-9a-fA-F]{6}$/.test(color)) return new Answer(400, views.brandingView(ctx, pages, req.i18n.t('console.colorFormat')));
-    try {
-      const updated = await client.statusPages.update(page.id, { brandColor: color });
-      await audit(signed, 'page.brand-color', page.id, { brandColor: page.brandColor ?? null }, { brandColor: updated.brandColor ?? null });
-      return redirect('branding');
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      return new Answer(400, views.brandingView(ctx, pages, req.i18n.t('console.problem', { reason: oneLine(error) })));
-    }
+    // Through the theming history: the change is a kept version that the theming screen's Undo restores.
+    const published = await theming.publishBrandColor(page, color, actor(signed), req.i18n);
+    return published.ok ? redirect('branding') : new Answer(400, views.brandingView(ctx, pages, published.problem));
   }
 
   async function operators(req: Request, signed: Signed): Promise<Answer> {
@@ -439,7 +434,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     }
   }
 
-  const theming = createThemingScreen({ client, store, previewOrigin: options.previewOrigin ?? null, now, log });
+  const theming = createThemingScreen({ client, store, previewOrigin: options.previewOrigin ?? null, mail: { publicUrl: options.publicUrl, siteLocale: options.siteLocale, siteTimeZone: options.siteTimeZone }, now, log });
 
   /** The theming screen's answer: its page may frame only its own preview route, whose document carries the preview's own policy. */
   function fromTheming(req: Request, answer: ThemingAnswer): Answer {
@@ -519,16 +514,16 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     if (path === 'maintenance/new' && method === 'GET') return maintenance(req, signed, null, false);
     if (path === 'maintenance' && method === 'POST') return maintenance(req, signed, null, false);
     if (path === 'branding') return branding(req, signed);
-    if (path === 'theming' || path.startsWith('theming/')) return fromTheming(req, await theming.handle({ method, path, query: req.query, form: req.form, ctx: { ...ctxOf(req, signed), operator: signed.operator }, actor: actor(signed) }));
+    if (path === 'theming' || path.startsWith('theming/')) return fromTheming(req, await theming.handle({ method, path, query: req.query, form: req.form, ctx: { ...ctxOf(req, signed), operator: signed.operator }, actor: actor(signed), origin: req.origin }));
     if (path === 'operators') return operators(req, signed);
     const operatorChange = /^operators\/([A-Za-z0-9_-]{1,100})\/(role|remove)$/.exec(path);
     if (operatorChange?.[1] && operatorChange[2]) return changeOperator(req, signed, operatorChange[1], operatorChange[2]);
     if (path === 'monitors') return screen(req, signed, (t, r) => monitorsScreen(t, r, null));
     const monitor = /^monitors\/([A-Za-z0-9_-]{1,100})$/.exec(path);
     if (monitor?.[1] && method === 'POST') return screen(req, signed, (t, r) => monitorsScreen(t, r, monitor[1] ?? null));
-    if (path === 'subscribers' || path === 'subscribers/export' || path === 'subscribers/remove') {
-      const part = path === 'subscribers' ? 'list' : path === 'subscribers/export' ? 'export' : 'remove';
-      if ((part === 'remove') !== (method === 'POST')) return notFound(req, signed);
+    if (path === 'subscribers' || path === 'subscribers/export' || path === 'subscribers/remove' || path === 'subscribers/remove-endpoint') {
+      const part = path === 'subscribers' ? 'list' : path === 'subscribers/export' ? 'export' : path === 'subscribers/remove' ? 'remove' : 'remove-endpoint';
+      if ((part === 'remove' || part === 'remove-endpoint') !== (method === 'POST')) return notFound(req, signed);
       const subscriberStore = options.subscribers ? await options.subscribers() : null;
       return screen(req, signed, (t, r) => subscribersScreen(t, r, subscriberStore, part, req.query));
     }

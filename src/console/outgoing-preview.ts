@@ -7,7 +7,8 @@
  * is sent. Nothing is queued or sent: the subscribers' worker is not asked.
  */
 import type { Incident, Monitor, Organization, StatusPage } from '../contract/index.ts';
-import { incidentView, pageContext, publicUrls, type Translator } from '../site/public.ts';
+import { incidentView, pageContext, publicUrls, type LanguageSettings, type PreviewResult, type Snapshot, type Translator } from '../site/public.ts';
+import { mailPreview, type MailPreviewRequestInput } from '../subscribers/mail-preview.ts';
 import { incidentShare } from '../site/view/share-view.ts';
 import { eventMail, finishMail } from '../subscribers/mail-view.ts';
 import { manageLink, pageAddress, subscribeUrls, type LinkSettings } from '../subscribers/page-address.ts';
@@ -76,4 +77,27 @@ export function outgoingPreview(input: OutgoingInput): OutgoingPreview | null {
     return { pageName: context.branding.pageName, mail: { subject: mail.subject, text: mail.text }, card: { title: share.title, description: share.description, url: share.url } };
   }
   return null;
+}
+
+export interface ThemingMailInput {
+  organization: Organization | null;
+  pages: readonly StatusPage[];
+  monitors: readonly Monitor[];
+  incidents: readonly Incident[];
+  /** The page (slug), the branding draft, direction and width, as the subscriptions thread's preview takes them. */
+  request: MailPreviewRequestInput;
+  links: LinkSettings;
+  languages: LanguageSettings;
+  now: Date;
+}
+
+/**
+ * The theming screen's e-mail: the subscribers' own mail preview (mail-preview.ts: the draft laid
+ * over the page, the page's newest incident, eventMail and finishMail, the frame's document) over
+ * the API's data the console just read, as a snapshot. The same code as the mail that is sent, run
+ * on the console's thread: nothing is queued or sent.
+ */
+export function themingMailPreview(input: ThemingMailInput): PreviewResult {
+  const snapshot: Snapshot = { organization: input.organization, pages: [...input.pages], monitors: [...input.monitors], incidents: [...input.incidents], maintenance: [], histories: new Map(), fetchedAt: input.now };
+  return mailPreview(snapshot, input.request, { links: input.links, languages: input.languages });
 }

@@ -1,34 +1,40 @@
 /**
- * The subscribers screen: how many confirmed and waiting subscribers each page has (every
- * operator), a page's confirmed e-mail addresses as a CSV download and the removal of one address
- * (an admin's: these are people's addresses). The store is Porchlight's own, opened on this thread
- * the way `npx porchlight subscribers` opens it (never through the subscriptions worker); a
- * removal is audited with the address before and nothing after.
+ * The subscribers screen: how many confirmed and waiting e-mail subscribers and how many webhook
+ * and chat subscriptions each page has (every operator; counted by the store's GROUP BY, never
+ * read row by row), a page's confirmed e-mail addresses as a CSV download and the removal of one
+ * address (an admin's: these are people's addresses), and the webhook and chat subscriptions
+ * listed by channel and host only (a chat URL is a credential), each removable by an editor or an
+ * admin. The store is Porchlight's own, opened on this thread the way `npx porchlight subscribers`
+ * opens it (never through the subscriptions worker), and a removal is the CLI's own call
+ * (`store.remove`), audited with the subscriber before and nothing after.
  */
 import type { StatusPage } from '../api/index.ts';
+import { endpointHost } from '../subscribers/cli.ts';
 import { parseEmailAddress } from '../subscribers/email-address.ts';
-import type { Subscriber, SubscriberStore } from '../subscribers/store.ts';
+import type { PageSubscriberCounts, Subscriber, SubscriberChannel, SubscriberState, SubscriberStore } from '../subscribers/store.ts';
+import type { Translator } from '../site/i18n/translator.ts';
 import { html } from './html.ts';
 import { consoleHref } from './paths.ts';
 import { may } from './roles.ts';
 import { page, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
 import { csrfField, layout, type ViewContext } from './views.ts';
 
+/** At most this many webhook and chat subscriptions are listed (oldest first); the counts are all of them. */
+export const ENDPOINTS_LISTED = 500;
+
 export interface PageCounts {
+  /** E-mail: confirmed (bouncing included: it is still subscribed) and waiting for confirmation. */
   confirmed: number;
   pending: number;
+  /** Webhook and chat subscriptions that are subscribed (confirmed or paused). */
+  endpoints: number;
 }
 
-/** Confirmed and waiting subscribers per page id (every channel; bouncing counts as confirmed: it still gets mail). */
-export function countsByPage(subscribers: readonly Subscriber[]): Map<string, PageCounts> {
-  const counts = new Map<string, PageCounts>();
-  for (const s of subscribers) {
-    const entry = counts.get(s.pageId) ?? { confirmed: 0, pending: 0 };
-    if (s.state === 'pending') entry.pending += 1;
-    else entry.confirmed += 1;
-    counts.set(s.pageId, entry);
-  }
-  return counts;
+/** A page's counts as the screen shows them, from the store's per channel and state counts. */
+export function summarize(counts: PageSubscriberCounts | undefined): PageCounts {
+  if (!counts) return { confirmed: 0, pending: 0, endpoints: 0 };
+  const subscribed = (channel: SubscriberChannel) => counts[channel].confirmed + counts[channel].bouncing;
+  return { confirmed: subscribed('email'), pending: counts.email.pending, endpoints: subscribed('webhook') + subscribed('slack') + subscribed('discord') + subscribed('teams') };
 }
 
 const csvField = (value: string) => (/[",\r\n]/.test(value) || /^[=+\-@\t]/.test(value) ? `"${(/^[=+\-@\t]/.test(value) ? `'${value}` : value).replace(/"/g, '""')}"` : value);
@@ -39,11 +45,44 @@ export function confirmedCsv(subscribers: readonly Subscriber[], pageId: string)
   return `email,subscribed_at,locale\r\n${rows.map((row) => `${row}\r\n`).join('')}`;
 }
 
-export function subscribersView(ctx: ViewContext, pages: readonly StatusPage[], counts: ReadonlyMap<string, PageCounts>, isAdmin: boolean, notice: string | null, problem: string | null): string {
+/** Slack, Discord and Microsoft Teams are names; a webhook is a word of the catalog. */
+export function channelName(i18n: Translator, channel: SubscriberChannel): string {
+  return { email: i18n.t('console.email'), webhook: i18n.t('console.channelWebhook'), slack: 'Slack', discord: 'Discord', teams: 'Microsoft Teams' }[channel];
+}
+
+const STATE_KEYS = { confirmed: 'console.confirmed', pending: 'console.waiting', bouncing: 'console.endpointPaused' } as const satisfies Record<SubscriberState, string>;
+
+export interface SubscribersData {
+  pages: readonly StatusPage[];
+  counts: ReadonlyMap<string, PageSubscriberCounts>;
+  endpoints: readonly Subscriber[];
+  isAdmin: boolean;
+  /** Editors and admins remove webhook and chat subscriptions. */
+  mayRemoveEndpoints: boolean;
+}
+
+function endpointsSection(ctx: ViewContext, data: SubscribersData): ReturnType<typeof html> {
   const { i18n } = ctx;
+  const names = new Map(data.pages.map((p) => [p.id, p.name]));
+  const heading = html`<h2 id="endpoints-heading">${i18n.t('console.endpoints')}</h2>`;
+  if (data.endpoints.length === 0) return html`<section aria-labelledby="endpoints-heading">${heading}<p>${i18n.t('console.noEndpoints')}</p></section>`;
+  const rows = data.endpoints.map((s) => {
+    const target = endpointHost(s.endpointUrl);
+    const remove = data.mayRemoveEndpoints
+      ? html`<td><form method="post" action="${consoleHref('subscribers/remove-endpoint')}">${csrfField(ctx)}<input type="hidden" name="id" value="${s.id}"><button type="submit" class="quiet" aria-label="${i18n.t('console.removeEndpointOf', { channel: channelName(i18n, s.channel), target })}">${i18n.t('console.removeEndpoint')}</button></form></td>`
+      : '';
+    return html`<tr><td>${names.get(s.pageId) ?? s.pageId}</td><td>${channelName(i18n, s.channel)}</td><td dir="ltr">${target}</td><td>${i18n.t(STATE_KEYS[s.state])}</td><td>${i18n.dateTime(new Date(s.createdAt).toISOString())}</td>${remove}</tr>`;
+  });
+  return html`<section aria-labelledby="endpoints-heading">${heading}<p class="muted">${i18n.t('console.endpointsNote')}</p>
+<table><thead><tr><th scope="col">${i18n.t('console.page')}</th><th scope="col">${i18n.t('console.channel')}</th><th scope="col">${i18n.t('console.endpointTarget')}</th><th scope="col">${i18n.t('console.endpointState')}</th><th scope="col">${i18n.t('console.endpointSince')}</th>${data.mayRemoveEndpoints ? html`<th scope="col">${i18n.t('console.actions')}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
+export function subscribersView(ctx: ViewContext, data: SubscribersData, notice: string | null, problem: string | null): string {
+  const { i18n } = ctx;
+  const { pages, isAdmin } = data;
   const rows = pages.map((p) => {
-    const count = counts.get(p.id) ?? { confirmed: 0, pending: 0 };
-    return html`<tr><td>${p.name}</td><td>${count.confirmed}</td><td>${count.pending}</td>${isAdmin ? html`<td><a href="${consoleHref(`subscribers/export?page=${encodeURIComponent(p.id)}`)}" download="subscribers-${p.slug}.csv">${i18n.t('console.exportCsv')}</a></td>` : ''}</tr>`;
+    const count = summarize(data.counts.get(p.id));
+    return html`<tr><td>${p.name}</td><td>${count.confirmed}</td><td>${count.pending}</td><td>${count.endpoints}</td>${isAdmin ? html`<td><a href="${consoleHref(`subscribers/export?page=${encodeURIComponent(p.id)}`)}" download="subscribers-${p.slug}.csv">${i18n.t('console.exportCsv')}</a></td>` : ''}</tr>`;
   });
   const removal = isAdmin
     ? html`<h2>${i18n.t('console.removeSubscriber')}</h2><form method="post" action="${consoleHref('subscribers/remove')}">${csrfField(ctx)}
@@ -52,22 +91,36 @@ export function subscribersView(ctx: ViewContext, pages: readonly StatusPage[], 
 <button type="submit">${i18n.t('console.removeSubscriber')}</button></form>`
     : '';
   return layout(ctx, i18n.t('console.navSubscribers'), html`${problem ? html`<p class="problem" role="alert">${problem}</p>` : ''}${notice ? html`<p role="status">${notice}</p>` : ''}
-<table><thead><tr><th scope="col">${i18n.t('console.page')}</th><th scope="col">${i18n.t('console.confirmed')}</th><th scope="col">${i18n.t('console.waiting')}</th>${isAdmin ? html`<th scope="col">${i18n.t('console.actions')}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table>
-${removal}`);
+<table><thead><tr><th scope="col">${i18n.t('console.page')}</th><th scope="col">${i18n.t('console.confirmed')}</th><th scope="col">${i18n.t('console.waiting')}</th><th scope="col">${i18n.t('console.endpoints')}</th>${isAdmin ? html`<th scope="col">${i18n.t('console.actions')}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table>
+${removal}${endpointsSection(ctx, data)}`);
 }
 
-/** GET subscribers, GET subscribers/export?page=ID, POST subscribers/remove. */
-export async function subscribersScreen(tools: ScreenTools, req: ScreenRequest, store: SubscriberStore | null, part: 'list' | 'export' | 'remove', query: URLSearchParams): Promise<ScreenAnswer> {
+export type SubscribersPart = 'list' | 'export' | 'remove' | 'remove-endpoint';
+
+/** GET subscribers, GET subscribers/export?page=ID, POST subscribers/remove, POST subscribers/remove-endpoint. */
+export async function subscribersScreen(tools: ScreenTools, req: ScreenRequest, store: SubscriberStore | null, part: SubscribersPart, query: URLSearchParams): Promise<ScreenAnswer> {
   const isAdmin = may(req.role, 'operators');
-  const all = store ? await store.list() : [];
+  const mayRemoveEndpoints = may(req.role, 'branding');
   const pages = await Array.fromAsync(tools.client.statusPages.listAll());
-  const show = (status: number, notice: string | null, problem: string | null, list = all) => page(status, subscribersView(req.ctx, pages, countsByPage(list), isAdmin, notice, problem));
+  const show = async (status: number, notice: string | null, problem: string | null): Promise<ScreenAnswer> => {
+    const [counts, endpoints] = store ? await Promise.all([store.countsByPage(), store.endpoints(ENDPOINTS_LISTED)]) : [new Map<string, PageSubscriberCounts>(), []];
+    return page(status, subscribersView(req.ctx, { pages, counts, endpoints, isAdmin, mayRemoveEndpoints }, notice, problem));
+  };
   if (part === 'list') return show(200, null, null);
+  if (part === 'remove-endpoint') {
+    if (!mayRemoveEndpoints) return { refused: 'forbidden' };
+    const found = store ? await store.get(req.form.get('id') ?? '') : null;
+    if (!store || !found || found.channel === 'email') return show(404, null, req.ctx.i18n.t('console.endpointNotFound'));
+    const target = endpointHost(found.endpointUrl);
+    // The same call as `npx porchlight subscribers remove ID`.
+    if (await store.remove(found.id)) await tools.audit('subscriber.remove', found.id, { channel: found.channel, target, pageId: found.pageId, state: found.state }, null);
+    return show(200, req.ctx.i18n.t('console.endpointRemoved', { channel: channelName(req.ctx.i18n, found.channel), target }), null);
+  }
   if (!isAdmin) return { refused: 'forbidden' };
   if (part === 'export') {
     const chosen = pages.find((p) => p.id === query.get('page'));
     if (!chosen) return { refused: 'not-found' };
-    return { status: 200, body: confirmedCsv(all, chosen.id), download: `subscribers-${chosen.slug}.csv` };
+    return { status: 200, body: confirmedCsv(store ? await store.ofPage(chosen.id, 'email') : [], chosen.id), download: `subscribers-${chosen.slug}.csv` };
   }
   if (req.method !== 'POST') return { refused: 'not-found' };
   const email = parseEmailAddress(req.form.get('email'));
@@ -78,5 +131,5 @@ export async function subscribersScreen(tools: ScreenTools, req: ScreenRequest, 
   for (const s of found) {
     if (await store.remove(s.id)) await tools.audit('subscriber.remove', s.id, { email: s.email, pageId: s.pageId, state: s.state }, null);
   }
-  return show(200, req.ctx.i18n.t('console.subscriberRemoved', { email: email.address }), null, await store.list());
+  return show(200, req.ctx.i18n.t('console.subscriberRemoved', { email: email.address }), null);
 }

@@ -5,10 +5,12 @@
  */
 import { PREVIEW_SCHEMES, PREVIEW_TEMPLATES, PREVIEW_WIDTHS, type PreviewScheme, type PreviewTemplate, type PreviewWidth } from '../site/preview/preview-request.ts';
 
-export const THEMING_TEMPLATES = PREVIEW_TEMPLATES;
+/** The site's templates, and the subscribers' e-mail (rendered on the console's thread, outgoing-preview.ts). */
+export const THEMING_TEMPLATES = [...PREVIEW_TEMPLATES, 'email'] as const;
+export type ThemingTemplate = PreviewTemplate | 'email';
 
 export interface PreviewView {
-  template: PreviewTemplate;
+  template: ThemingTemplate;
   scheme: PreviewScheme;
   direction: 'ltr' | 'rtl';
   width: PreviewWidth;
@@ -18,7 +20,7 @@ const pick = <T extends string | number>(values: readonly T[], wanted: string | 
 
 export function readView(params: URLSearchParams): PreviewView {
   return {
-    template: pick(PREVIEW_TEMPLATES, params.get('template'), 'status'),
+    template: pick<ThemingTemplate>(THEMING_TEMPLATES, params.get('template'), 'status'),
     scheme: pick(PREVIEW_SCHEMES, params.get('scheme'), 'light'),
     direction: pick(['ltr', 'rtl'] as const, params.get('direction'), 'ltr'),
     width: pick(PREVIEW_WIDTHS, params.get('width'), 1280),

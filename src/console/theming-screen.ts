@@ -9,10 +9,13 @@
  *   the typed client (PATCH /status-pages/:id) and keeps the replaced version for undo;
  * - POST theming/undo — writes the newest kept version back;
  * - GET  theming/preview?… — the frame's document: the site's own rendering of the page with the
- *   draft laid over (requestPreview), served with the preview's own policy (sandbox, no script,
- *   framed by the console only).
+ *   draft laid over (requestPreview), or for the e-mail the subscribers' own mail preview run here
+ *   (outgoing-preview.ts), served with the preview's own policy (sandbox, no script, framed by the
+ *   console only).
  *
  * Every publish and undo is recorded in the audit trail with the fields' values before and after.
+ * The brand colour screen publishes through here too (publishBrandColor), so its change is a
+ * version in the same history that Undo takes back.
  */
 import { ApiError, type ApiClient, type StatusPage } from '../api/index.ts';
 import { brandContrast } from '../site/theming/brand-contrast.ts';
@@ -21,6 +24,9 @@ import { stripReport } from '../site/theming/strip-report.ts';
 import { readThemeTexts } from '../site/theming/theme-files.ts';
 import { requestPreview } from '../site/preview/preview-client.ts';
 import { DEFAULT_BRAND_COLOR } from '../site/lib/css.ts';
+import { DEFAULT_LANGUAGE_SETTINGS, type LanguageSettings } from '../site/i18n/settings.ts';
+import type { Locale } from '../site/i18n/locales.ts';
+import { themingMailPreview } from './outgoing-preview.ts';
 import type { ThemeTexts } from '../../themes/contrast.ts';
 import { escape } from './html.ts';
 import { CONSOLE_PATH } from './paths.ts';
@@ -30,8 +36,10 @@ import { themingView, type ThemingScreenData } from './theming-view.ts';
 import { messageView, type ViewContext } from './views.ts';
 
 export interface ThemingOptions {
-  client: Pick<ApiClient, 'statusPages'>;
+  client: Pick<ApiClient, 'statusPages' | 'organization' | 'monitors' | 'incidents'>;
   store: ConsoleStore;
+  /** For the e-mail's links and language: SITE_PUBLIC_URL (else the request's origin), SITE_LOCALE and its zone. */
+  mail: { publicUrl: URL | null; siteLocale: Locale; siteTimeZone: string };
   /** The site thread's internal origin, which answers previews; null: no preview (the screen says so). */
   previewOrigin: string | null;
   now: () => number;
@@ -47,6 +55,8 @@ export interface ThemingRequest {
   ctx: ViewContext & { operator: NonNullable<ViewContext['operator']> };
   /** Who, for the audit trail and the kept version. */
   actor: string;
+  /** The console's origin as the browser reached it (the e-mail's links without SITE_PUBLIC_URL). */
+  origin: string;
 }
 
 export type ThemingAnswer =
@@ -123,9 +133,11 @@ export function createThemingScreen(options: ThemingOptions) {
     const pageId = req.query.get('page') ?? '';
     const page = (await pages()).find((candidate) => candidate.id === pageId);
     if (!page) return frameMessage(req, 404, i18n.t('theming.preview.noPage'));
-    if (!options.previewOrigin) return frameMessage(req, 503, i18n.t('console.theming.previewOff'));
     const view = readView(req.query);
     const draft = (await drafts.get(req.ctx.operator.id, page.id)) ?? {};
+    // The e-mail is rendered on this thread; the site's templates by the site's thread.
+    if (view.template === 'email') return mailFrame(req, page, view, draft);
+    if (!options.previewOrigin) return frameMessage(req, 503, i18n.t('console.theming.previewOff'));
     try {
       const result = await requestPreview(options.previewOrigin, { slug: page.slug, template: view.template, scheme: view.scheme, direction: view.direction, width: view.width, draft }, { signal: AbortSignal.timeout(PREVIEW_TIMEOUT_MS) });
       if (!result.ok) return frameMessage(req, result.status, i18n.t('console.theming.previewFailed', { reason: result.message }));
@@ -134,6 +146,18 @@ export function createThemingScreen(options: ThemingOptions) {
       log(`console: theming preview of ${page.id} failed (${oneLine(error)})`);
       return frameMessage(req, 502, i18n.t('console.theming.previewOff'));
     }
+  }
+
+  const languages: LanguageSettings = { ...DEFAULT_LANGUAGE_SETTINGS, siteLocale: options.mail.siteLocale, siteLocales: [options.mail.siteLocale], siteTimeZone: options.mail.siteTimeZone };
+
+  /** The subscribers' e-mail about the page's newest incident, with the draft's branding, from the API's data as it is now. */
+  async function mailFrame(req: ThemingRequest, page: StatusPage, view: PreviewView, draft: BrandingDraft): Promise<ThemingAnswer> {
+    const [organization, pages, monitors, incidents] = await Promise.all([client.organization.get(), Array.fromAsync(client.statusPages.listAll()), Array.fromAsync(client.monitors.listAll()), Array.fromAsync(client.incidents.listAll())]);
+    const { publicUrl } = options.mail;
+    const links = publicUrl ? { origin: publicUrl.origin, configured: true } : { origin: req.origin, configured: false };
+    const result = themingMailPreview({ organization, pages, monitors, incidents, request: { slug: page.slug, draft, direction: view.direction, width: view.width }, links, languages, now: new Date(now()) });
+    if (!result.ok) return frameMessage(req, result.status, req.ctx.i18n.t('console.theming.previewFailed', { reason: result.message }));
+    return { kind: 'frame', status: 200, body: result.html, contentSecurityPolicy: result.contentSecurityPolicy };
   }
 
   async function post(req: ThemingRequest, all: readonly StatusPage[], page: StatusPage): Promise<ThemingAnswer> {
@@ -183,6 +207,23 @@ export function createThemingScreen(options: ThemingOptions) {
   const NOTICES = { published: 'console.theming.published', undone: 'console.theming.undone', discarded: 'console.theming.discarded' } as const;
 
   return {
+    /**
+     * The brand colour screen's save: a one-field draft published like the theming screen's (kept
+     * version, audit with before and after), so Undo there restores the colour it replaced. The
+     * same colour again publishes nothing and succeeds; `problem` is the words to show otherwise.
+     */
+    async publishBrandColor(page: StatusPage, color: string, actor: string, i18n: ThemingRequest['ctx']['i18n']): Promise<{ ok: true } | { ok: false; problem: string }> {
+      try {
+        const result = await publishBranding({ writer: client.statusPages, history, page, draft: { brandColor: color }, by: actor, now: new Date(now()), i18n });
+        if (!result.ok) return result.reason === 'nothing-to-publish' ? { ok: true } : { ok: false, problem: [result.message, ...(result.issues ?? []).map((issue) => issue.message)].join(' ') };
+        await store.record({ actor, action: 'page.branding.publish', target: page.id, before: only(brandingOf(page), result.changed), after: only(brandingOf(result.page), result.changed) }, now());
+        return { ok: true };
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        return { ok: false, problem: i18n.t('console.problem', { reason: oneLine(error) }) };
+      }
+    },
+
     async handle(req: ThemingRequest): Promise<ThemingAnswer> {
       if (req.path === 'theming/preview') return req.method === 'GET' ? preview(req) : notFound(req);
       if (req.path !== 'theming' && req.path !== 'theming/undo') return notFound(req);

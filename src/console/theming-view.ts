@@ -44,6 +44,7 @@ const TEMPLATE_LABELS: Record<(typeof THEMING_TEMPLATES)[number], PlainKey> = {
   component: 'console.theming.template.component',
   widget: 'console.theming.template.widget',
   card: 'console.theming.template.card',
+  email: 'console.theming.template.email',
 };
 const SCHEME_LABELS: Record<(typeof PREVIEW_SCHEMES)[number], PlainKey> = { light: 'console.theming.scheme.light', dark: 'console.theming.scheme.dark', 'high-contrast': 'console.theming.scheme.highContrast' };
 const DIRECTION_LABELS: Record<'ltr' | 'rtl', PlainKey> = { ltr: 'console.theming.direction.ltr', rtl: 'console.theming.direction.rtl' };

@@ -13,10 +13,18 @@ import { SubscriberStore, type Subscriber } from './store.ts';
 
 const USAGE = 'usage: npm run subscribers -- list | export | remove <subscriber id, e-mail address or webhook URL>';
 
+/**
+ * A webhook or chat URL as an operator may see it: its host only. A chat service's incoming-webhook
+ * URL is itself a credential (and a webhook's path may carry one), so the path never shows.
+ */
+export function endpointHost(url: string | null): string {
+  return url && URL.canParse(url) ? new URL(url).host : '?';
+}
+
 /** How a subscriber is named to the operator: the address, or the channel and the URL's host. */
 export function reachedAt(s: Subscriber): string {
   if (s.channel === 'email' || !s.endpointUrl) return s.email;
-  const host = URL.canParse(s.endpointUrl) ? new URL(s.endpointUrl).host : '?';
+  const host = endpointHost(s.endpointUrl);
   return `${s.channel} ${host}${s.contactEmail ? ` (contact ${s.contactEmail})` : ''}`;
 }
 
@@ -28,7 +36,7 @@ function csvField(value: string): string {
 
 function toCsv(subscribers: readonly Subscriber[]): string {
   // Newer columns last (locale: empty = the page's default language; channel and the webhook URL's host), so the older ones keep their places.
-  const rows = subscribers.map((s) => [s.id, s.pageId, s.channel === 'email' ? s.email : (s.contactEmail ?? ''), s.state, s.components.join(' '), new Date(s.createdAt).toISOString(), s.locale ?? '', s.channel, s.endpointUrl && URL.canParse(s.endpointUrl) ? new URL(s.endpointUrl).host : ''].map(csvField).join(','));
+  const rows = subscribers.map((s) => [s.id, s.pageId, s.channel === 'email' ? s.email : (s.contactEmail ?? ''), s.state, s.components.join(' '), new Date(s.createdAt).toISOString(), s.locale ?? '', s.channel, s.endpointUrl && URL.canParse(s.endpointUrl) ? endpointHost(s.endpointUrl) : ''].map(csvField).join(','));
   return `${['id', 'page_id', 'email', 'state', 'components', 'created_at', 'locale', 'channel', 'endpoint_host'].join(',')}\r\n${rows.map((row) => `${row}\r\n`).join('')}`;
 }
 

@@ -111,6 +111,13 @@ export interface StoreStats {
   oldestWaiting: number | null;
 }
 
+/** A page's subscribers per channel and state. */
+export type PageSubscriberCounts = Record<SubscriberChannel, Record<SubscriberState, number>>;
+
+export function emptyPageCounts(): PageSubscriberCounts {
+  return Object.fromEntries(SUBSCRIBER_CHANNELS.map((channel) => [channel, Object.fromEntries(SUBSCRIBER_STATES.map((state) => [state, 0]))])) as PageSubscriberCounts;
+}
+
 /** Subscriber ids: the floor's scheme (ids from before it, bare random text, stay valid). */
 const SUBSCRIBER_ID_PREFIX = 'subr';
 
@@ -589,6 +596,32 @@ export class SubscriberStore {
     }
     const oldest = await this.db.get("SELECT MIN(created_at) AS oldest FROM outbox WHERE state IN ('pending', 'sending')");
     return { subscribers, subscribersByChannel, outbox, oldestWaiting: oldest ? readRow('outbox', oldest).timeOrNull('oldest') : null };
+  }
+
+  /**
+   * Subscribers per page, channel and state, counted by the database (the console's subscribers
+   * screen): never the rows themselves. Pages without subscribers are absent.
+   */
+  async countsByPage(): Promise<Map<string, PageSubscriberCounts>> {
+    const counts = new Map<string, PageSubscriberCounts>();
+    for (const row of await this.db.all('SELECT page_id, channel, state, COUNT(*) AS n FROM subscribers GROUP BY page_id, channel, state')) {
+      const read = readRow('subscribers', row);
+      const pageId = read.text('page_id');
+      const entry = counts.get(pageId) ?? emptyPageCounts();
+      entry[read.oneOf('channel', SUBSCRIBER_CHANNELS)][read.oneOf('state', SUBSCRIBER_STATES)] = read.int('n');
+      counts.set(pageId, entry);
+    }
+    return counts;
+  }
+
+  /** One page's subscribers of one channel, oldest first (the console's export). */
+  async ofPage(pageId: string, channel: SubscriberChannel): Promise<Subscriber[]> {
+    return (await this.db.all('SELECT * FROM subscribers WHERE page_id = ? AND channel = ? ORDER BY created_at, id', pageId, channel)).map(subscriber);
+  }
+
+  /** Webhook and chat subscribers of every page, oldest first, at most `limit` (the console lists them). */
+  async endpoints(limit: number): Promise<Subscriber[]> {
+    return (await this.db.all("SELECT * FROM subscribers WHERE channel <> 'email' ORDER BY created_at, id LIMIT ?", limit)).map(subscriber);
   }
 
   /** Every subscriber, oldest first (the operators' script). */

@@ -3,7 +3,8 @@
  * draft, rendered by the mail and share code themselves, before anything is posted.
  */
 import { describe, expect, it } from 'vitest';
-import { draftedIncident, outgoingPreview, type OutgoingInput } from '../../src/console/outgoing-preview.ts';
+import { draftedIncident, outgoingPreview, themingMailPreview, type OutgoingInput, type ThemingMailInput } from '../../src/console/outgoing-preview.ts';
+import { DEFAULT_LANGUAGE_SETTINGS } from '../../src/site/i18n/settings.ts';
 import { outgoingBox } from '../../src/console/outgoing-view.ts';
 import { translator } from '../../src/site/i18n/translator.ts';
 import { incident, monitor, now, page } from '../site/view/fixtures.ts';
@@ -68,5 +69,39 @@ describe('outgoingPreview', () => {
     const box = outgoingBox(translator(), preview).text;
     expect(box).toContain('Checkout &lt;b&gt;slow&lt;/b&gt;');
     expect(box).not.toContain('<b>slow');
+  });
+});
+
+describe('themingMailPreview', () => {
+  const input: ThemingMailInput = {
+    organization: base.organization,
+    pages: base.pages,
+    monitors: base.monitors,
+    incidents: [incident('i1')],
+    request: { slug: 'acme', draft: { brandColor: '#a1b2c3', logoUrl: 'https://cdn.example.com/draft-logo.png' }, direction: 'ltr', width: 1280 },
+    links: base.links,
+    languages: DEFAULT_LANGUAGE_SETTINGS,
+    now,
+  };
+
+  it('renders the sent mail about the page\'s incident with the draft branding, as a sandboxed frame document', () => {
+    const result = themingMailPreview(input);
+    if (!result.ok) throw new Error(result.message);
+    expect(result.html).toContain('Incident i1');
+    expect(result.html).toContain('#a1b2c3');
+    expect(result.html).toContain('https://cdn.example.com/draft-logo.png');
+    expect(result.html).toContain('https://status.acme.test/subscribe/manage?t=preview');
+    expect(result.contentSecurityPolicy).toContain("script-src 'none'");
+    expect(result.contentSecurityPolicy).toContain('sandbox');
+    // Without the draft, the published colour: the draft is what changes the mail.
+    const published = themingMailPreview({ ...input, request: { ...input.request, draft: {} } });
+    expect(published.ok && published.html.includes('#a1b2c3')).toBe(false);
+  });
+
+  it('right to left is the mail in Arabic; a page without an incident has no mail to show', () => {
+    const rtl = themingMailPreview({ ...input, request: { ...input.request, direction: 'rtl' } });
+    expect(rtl.ok && rtl.html).toContain('dir="rtl"');
+    const none = themingMailPreview({ ...input, incidents: [] });
+    expect(none).toMatchObject({ ok: false, status: 404 });
   });
 });

@@ -4,7 +4,7 @@
  * an admin creates a page and it answers on the public site within 2 s; a page's monitors are
  * reordered with plain-form buttons; an editor pauses a monitor but cannot remove an operator
  * (403, nothing written); the last admin is kept; the CLI's `operator role|remove` are audited
- * with values before and after; subscriber counts, the CSV export and a removal; axe on the new screens in light, dark and right-to-left.
+ * with values before and after; subscriber counts, the CSV export and a removal, a chat subscription shown by its host and removed; axe on the new screens in light, dark and right-to-left.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -241,10 +241,23 @@ test('an admin sees subscriber counts, downloads a page\'s confirmed addresses a
       const made = await store.subscribe(acme.id, parseEmailAddress(address)!, [], Date.now());
       if (address !== 'pat@example.com') await store.confirm(made!.token, Date.now());
     }
+    const hook = (await store.subscribeEndpoint(acme.id, { channel: 'slack', url: 'https://hooks.slack.com/services/T0/B0/SECRETTOKEN', host: 'hooks.slack.com', signingSecret: null, contactEmail: null }, [], Date.now(), null))!;
+    await store.confirmEndpoint(hook, Date.now());
+    // One that stays, so that axe (below) sees the webhooks and chats table too.
+    await store.confirmEndpoint((await store.subscribeEndpoint(acme.id, { channel: 'webhook', url: 'https://ops.example/in/OTHERTOKEN', host: 'ops.example', signingSecret: null, contactEmail: null }, [], Date.now(), null))!, Date.now());
     await signIn(page, 'eve@example.com');
     await page.getByRole('link', { name: 'Subscribers', exact: true }).click();
-    const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: acme.name, exact: true }) });
-    await expect(row.getByRole('cell')).toHaveText([acme.name, '2', '1', 'Export confirmed addresses (CSV)']);
+    // The counts' table (the webhooks and chats table names the page too).
+    const row = page.getByRole('table').first().getByRole('row').filter({ has: page.getByRole('cell', { name: acme.name, exact: true }) });
+    await expect(row.getByRole('cell')).toHaveText([acme.name, '2', '1', '2', 'Export confirmed addresses (CSV)']);
+    // The chat subscription by its host only (its URL is a credential), removed with a button.
+    await expect(page.getByRole('region', { name: 'Webhooks and chats' })).toContainText('hooks.slack.com');
+    expect(await page.content()).not.toMatch(/SECRETTOKEN|OTHERTOKEN/);
+    await page.getByRole('button', { name: 'Remove the Slack subscription to hooks.slack.com' }).click();
+    await expect(page.getByRole('status')).toHaveText('The Slack subscription to hooks.slack.com was removed.');
+    await expect(row.getByRole('cell').nth(3)).toHaveText('1');
+    expect(await store.get(hook)).toBeNull();
+    expect((await auditTrail()).find((e) => e.action === 'subscriber.remove' && e.target === hook)).toMatchObject({ actor: expect.stringContaining('eve@example.com'), before: { channel: 'slack', target: 'hooks.slack.com', pageId: acme.id }, after: null });
     const csv = await page.request.get(`${console_}subscribers/export?page=${acme.id}`);
     expect(csv.headers()['content-type']).toContain('text/csv');
     expect(csv.headers()['cache-control']).toBe('no-store');
@@ -257,7 +270,7 @@ test('an admin sees subscriber counts, downloads a page\'s confirmed addresses a
     await expect(page.getByRole('status')).toHaveText('kim@example.com was removed.');
     await expect(row.getByRole('cell').nth(1)).toHaveText('1');
     expect((await store.find('kim@example.com')).length).toBe(0);
-    expect((await auditTrail()).find((e) => e.action === 'subscriber.remove')).toMatchObject({ actor: expect.stringContaining('eve@example.com'), before: { email: 'kim@example.com', pageId: acme.id, state: 'confirmed' }, after: null });
+    expect((await auditTrail()).find((e) => e.action === 'subscriber.remove' && e.target !== hook)).toMatchObject({ actor: expect.stringContaining('eve@example.com'), before: { email: 'kim@example.com', pageId: acme.id, state: 'confirmed' }, after: null });
 
   } finally {
     await store.close();

@@ -127,6 +127,17 @@ test('an editor\'s CSS appears in the preview, on the public page only after pub
     await expect(rtl.locator('html')).toHaveAttribute('data-theme', 'dark');
     expect(await styleOf(rtl, '.pl-banner, .pl-header', 'border-top-left-radius')).toBeDefined();
 
+    // The subscribers' e-mail about the page's incident, rendered by the mail code with the draft's colour.
+    await page.getByLabel('Template').selectOption('email');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect(iframe).toHaveAttribute('title', 'Preview of the draft: E-mail to subscribers, Dark, Right to left (Arabic), 375 px');
+    const mail = (await (await iframe.elementHandle())!.contentFrame())!;
+    await mail.waitForSelector('body a');
+    await expect(mail.locator('html')).toHaveAttribute('dir', 'rtl');
+    expect(await mail.content()).toContain('#ffd700');
+    expect(await mail.locator('script').count()).toBe(0);
+    expect((await demoPage(api)).brandColor?.toLowerCase()).not.toBe('#ffd700');
+
     await page.getByRole('button', { name: 'Publish' }).click();
     await expect(page.getByRole('status')).toHaveText('Published. Visitors see it within seconds.');
     await expect(page.getByText('You have an unpublished draft for this page.')).toHaveCount(0);

@@ -153,6 +153,10 @@ test('a responder gets 403 on a branding change and nothing is written; an admin
     await page.getByLabel('Brand color').first().fill('#123456');
     await page.getByRole('button', { name: 'Save' }).first().click();
     expect((await demoPage(api)).brandColor?.toLowerCase()).toBe('#123456');
+    // The colour went through the theming history: the theming screen's Undo puts the old one back.
+    await page.goto(`${console_}theming?page=${(await demoPage(api)).id}`);
+    await page.getByRole('button', { name: 'Undo the last publish' }).click();
+    expect((await demoPage(api)).brandColor).toBe(before);
 
     // An admin adds an operator from the console; the set-up link is shown once.
     await page.getByRole('link', { name: 'Operators' }).click();

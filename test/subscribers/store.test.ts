@@ -186,6 +186,30 @@ describe.each(DIALECTS)('SubscriberStore on %s', (dialect) => {
   });
 });
 
+describe.each(DIALECTS)('SubscriberStore counts for the console on %s', (dialect) => {
+  it('counts per page, channel and state in the database, lists a page\'s channel and the endpoints', async () => {
+    const store = await open(dialects.location(dialect));
+    await confirmed(store, alice);
+    await store.subscribe('page_1', bob, [], T0);
+    await confirmed(store, alice, [], 'page_2');
+    const hook = (await store.subscribeEndpoint('page_1', { channel: 'webhook', url: 'https://ops.example/in/TOKEN', host: 'ops.example', signingSecret: null, contactEmail: null }, [], T0 + 5, null))!;
+    await store.confirmEndpoint(hook, T0 + 6);
+    await store.subscribeEndpoint('page_2', { channel: 'slack', url: 'https://hooks.slack.com/services/T/B/x', host: 'hooks.slack.com', signingSecret: null, contactEmail: null }, [], T0 + 7, null);
+    const counts = await store.countsByPage();
+    expect([...counts.keys()].sort()).toEqual(['page_1', 'page_2']);
+    expect(counts.get('page_1')?.email).toEqual({ pending: 1, confirmed: 1, bouncing: 0 });
+    expect(counts.get('page_1')?.webhook).toEqual({ pending: 0, confirmed: 1, bouncing: 0 });
+    expect(counts.get('page_2')?.email).toEqual({ pending: 0, confirmed: 1, bouncing: 0 });
+    expect(counts.get('page_2')?.slack).toEqual({ pending: 1, confirmed: 0, bouncing: 0 });
+    expect((await store.ofPage('page_1', 'email')).map((s) => s.email).sort()).toEqual([alice.address, bob.address]);
+    expect(await store.ofPage('page_3', 'email')).toEqual([]);
+    expect((await store.endpoints(10)).map((s) => [s.pageId, s.channel])).toEqual([['page_1', 'webhook'], ['page_2', 'slack']]);
+    expect(await store.endpoints(1)).toHaveLength(1);
+    expect(await store.remove(hook)).toBe(true);
+    expect((await store.countsByPage()).get('page_1')?.webhook.confirmed).toBe(0);
+  });
+});
+
 describe.each(DIALECTS)('SubscriberStore with callers at once on %s', (dialect) => {
   it('one subscription and one mailed token for the same address asked ten times at once; a token confirms once', async () => {
     const store = await open(dialects.location(dialect));
