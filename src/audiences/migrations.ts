@@ -71,11 +71,23 @@ const tables = (time: string) => `
 
 `;
 
+const viewerOfFeedTokens = `
+  ALTER TABLE feed_tokens ADD COLUMN viewer_id TEXT;
+  CREATE INDEX feed_tokens_viewer ON feed_tokens (viewer_id, page_id);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     description: 'page access, invitations, viewer grants, feed tokens, OpenID Connect sign-ins',
     scripts: { sqlite: tables('TEXT'), postgres: tables('timestamptz') },
+  },
+  {
+    version: 2,
+    // Removing one viewer (page-access remove-viewer, the console) ends the feed addresses they
+    // made too; older rows have no viewer and end with their invitation or revoke-feeds only.
+    description: 'feed tokens keep the viewer who made them',
+    scripts: { sqlite: viewerOfFeedTokens, postgres: viewerOfFeedTokens },
   },
 ];
 

@@ -49,6 +49,14 @@ export interface Invitation {
 /** How a viewer came in: for the operator, and to end what an invitation opened when it is revoked. */
 export const GRANT_WAYS = ['invitation', 'passphrase', 'oidc'] as const;
 
+/** A viewer's grant to a page, as the operator sees it (src/audiences/access-changes.ts). */
+export interface ViewerGrant extends GrantSource {
+  viewerId: string;
+  createdAt: number;
+  /** False once its invitation is revoked or expired (the row stays until removed). */
+  live: boolean;
+}
+
 export interface GrantSource {
   via: (typeof GRANT_WAYS)[number];
   /** The invitation's label, the e-mail address, `passphrase`. */
@@ -157,6 +165,11 @@ export class AudienceStore {
     return (await this.db.all('SELECT * FROM invitations WHERE page_id = ? ORDER BY created_at, id', pageId)).map(invitationOf);
   }
 
+  async invitation(id: string): Promise<Invitation | null> {
+    const row = await this.db.get('SELECT * FROM invitations WHERE id = ?', id);
+    return row ? invitationOf(row) : null;
+  }
+
   /** Revokes one invitation: the grants and feed addresses it opened stop at once. */
   async revokeInvitation(id: string, now = Date.now()): Promise<boolean> {
     return this.db.transaction(async (tx) => {
@@ -196,9 +209,32 @@ export class AudienceStore {
     return { via: r.oneOf('via', GRANT_WAYS), subject: r.text('subject'), invitationId: r.textOrNull('invitation_id') };
   }
 
-  /** Ends one viewer's access to a page (their sessions stay signed in, to nothing of it). */
-  async removeGrant(viewerId: string, pageId: string): Promise<boolean> {
-    return (await this.db.run('DELETE FROM viewer_grants WHERE viewer_id = ? AND page_id = ?', viewerId, pageId)).changes > 0;
+  /**
+   * Ends one viewer's access to a page, and the feed addresses they made of it (their sessions stay
+   * signed in, to nothing of it; their subscriptions get no more mail, as liveViewers decides).
+   */
+  async removeGrant(viewerId: string, pageId: string, now = Date.now()): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const { changes } = await tx.run('DELETE FROM viewer_grants WHERE viewer_id = ? AND page_id = ?', viewerId, pageId);
+      await tx.run('UPDATE feed_tokens SET revoked_at = ? WHERE viewer_id = ? AND page_id = ? AND revoked_at IS NULL', storedTime(now), viewerId, pageId);
+      return changes > 0;
+    });
+  }
+
+  /** Every viewer granted the page, oldest first, with whether the grant is live now. */
+  async viewers(pageId: string, now = Date.now()): Promise<ViewerGrant[]> {
+    const rows = await this.db.all(
+      `SELECT g.viewer_id, g.via, g.subject, g.invitation_id, g.created_at, i.revoked_at, i.expires_at FROM viewer_grants g LEFT JOIN invitations i ON i.id = g.invitation_id
+       WHERE g.page_id = ? ORDER BY g.created_at, g.viewer_id`,
+      pageId,
+    );
+    return rows.map((row) => {
+      const r = readRow('viewer_grants', row);
+      const invitationId = r.textOrNull('invitation_id');
+      const expiresAt = r.timeOrNull('expires_at');
+      const live = invitationId === null || (r.timeOrNull('revoked_at') === null && expiresAt !== null && expiresAt > now);
+      return { viewerId: r.text('viewer_id'), via: r.oneOf('via', GRANT_WAYS), subject: r.text('subject'), invitationId, createdAt: r.time('created_at'), live };
+    });
   }
 
   /**
@@ -214,9 +250,9 @@ export class AudienceStore {
   }
 
   /** A new feed address token for a viewer of a page (shown once; the store keeps its hash). */
-  async newFeedToken(pageId: string, source: GrantSource, now = Date.now()): Promise<string> {
+  async newFeedToken(pageId: string, source: GrantSource, now = Date.now(), viewerId: string | null = null): Promise<string> {
     const token = randomToken();
-    await this.db.run('INSERT INTO feed_tokens (token_hash, page_id, subject, invitation_id, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, NULL)', tokenHash(token), pageId, source.subject, source.invitationId, storedTime(now));
+    await this.db.run('INSERT INTO feed_tokens (token_hash, page_id, subject, invitation_id, created_at, revoked_at, viewer_id) VALUES (?, ?, ?, ?, ?, NULL, ?)', tokenHash(token), pageId, source.subject, source.invitationId, storedTime(now), viewerId);
     return token;
   }
 

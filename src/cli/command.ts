@@ -23,6 +23,8 @@ export interface CommandContext {
 export interface Output {
   human: string;
   json: unknown;
+  /** For an audited command: the entry's target and values, when they are not the output's json (a secret in it, a before only the command can read). */
+  audit?: { target: string; before: unknown; after: unknown };
 }
 
 /** What a command that uses the site's public routes, not the API, is given. */

@@ -18,11 +18,11 @@ import { cliActor, openConsoleStore } from '../console/cli-store.ts';
  * a change of an existing one; null for a creation) and as it is after. A
  * store that cannot be reached is a warning, never a failed command (the change is made).
  */
-async function recordCliChange(io: Io, action: string, target: string, before: unknown, after: unknown): Promise<void> {
+async function recordCliChange(io: Io, action: string, target: string, before: unknown, after: unknown, exactTarget = false): Promise<void> {
   try {
     const store = await openConsoleStore(io.env, false);
     if (!store) return;
-    const id = typeof after === 'object' && after !== null && 'id' in after ? String((after as { id: unknown }).id) : target;
+    const id = !exactTarget && typeof after === 'object' && after !== null && 'id' in after ? String((after as { id: unknown }).id) : target;
     await store.record({ actor: cliActor(), action, target: id, before, after }, io.now().getTime()).finally(() => store.close());
   } catch (error) {
     io.err(`porchlight: warning: not recorded in the audit trail (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
@@ -123,7 +123,10 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     // A before that cannot be read is left empty: the command itself then says what is wrong.
     const before = command.audit && command.auditBefore ? await command.auditBefore(client, positionals[0] ?? '', io.now()).catch(() => null) : null;
     const output = await command.run({ client, connection, now: io.now(), env: io.env }, { values, positionals });
-    if (command.audit) await recordCliChange(io, command.words.join('.'), positionals[0] ?? '', before, output.json);
+    if (command.audit) {
+      if (output.audit) await recordCliChange(io, command.words.join('.'), output.audit.target, output.audit.before, output.audit.after, true);
+      else await recordCliChange(io, command.words.join('.'), positionals[0] ?? '', before, output.json);
+    }
     io.out(values.json === true ? JSON.stringify(output.json, null, 2) : output.human);
     return EXIT_OK;
   } catch (error) {

@@ -39,6 +39,8 @@ import { outgoingBox } from './outgoing-view.ts';
 import { monitorsScreen } from './monitors-screen.ts';
 import { operatorAuditValue, operatorRowActions, requestedChange } from './operators-screen.ts';
 import { pagesScreen } from './pages-screen.ts';
+import { isPageAccessAction, pageAccessScreen } from './page-access-screen.ts';
+import type { AudienceStore } from '../audiences/store.ts';
 import type { ScreenAnswer, ScreenTools } from './screen.ts';
 import { subscribersScreen } from './subscribers-screen.ts';
 import type { SubscriberStore } from '../subscribers/store.ts';
@@ -69,6 +71,8 @@ export interface ConsoleOptions extends GateSettings {
   previewOrigin?: string | null;
   /** The subscribers' store on this thread (as the CLI opens it), or null when there is none. */
   subscribers?: () => Promise<SubscriberStore | null>;
+  /** The audiences store (who may read a non-public page), opened on first use; null when it cannot be. */
+  audiences?: () => Promise<AudienceStore | null>;
 }
 
 export interface ConsoleHandler {
@@ -482,6 +486,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
   /** What a signed-in route needs. */
   function permissionOf(method: 'GET' | 'POST', path: string): Permission {
     if (path === 'operators' || path.startsWith('operators/')) return 'operators';
+    if (/^pages\/[^/]+\/access(?:\/|$)/.test(path)) return 'operators';
     if (path === 'branding' || path === 'theming' || path.startsWith('theming/')) return 'branding';
     if (method === 'GET' && path !== 'incidents/new' && path !== 'maintenance/new') return 'read';
     return 'incidents';
@@ -526,6 +531,13 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
       if ((part === 'remove' || part === 'remove-endpoint') !== (method === 'POST')) return notFound(req, signed);
       const subscriberStore = options.subscribers ? await options.subscribers() : null;
       return screen(req, signed, (t, r) => subscribersScreen(t, r, subscriberStore, part, req.query));
+    }
+    const access = /^pages\/([A-Za-z0-9_-]{1,100})\/access(?:\/([a-z-]{1,20}))?$/.exec(path);
+    if (access?.[1]) {
+      const action = access[2] ?? null;
+      if ((action === null) !== (method === 'GET') || (action !== null && !isPageAccessAction(action))) return notFound(req, signed);
+      const audienceStore = options.audiences ? await options.audiences() : null;
+      return screen(req, signed, (t, r) => pageAccessScreen(t, r, audienceStore, access[1] ?? '', action !== null && isPageAccessAction(action) ? action : null, options.publicUrl?.origin ?? req.origin, now()));
     }
     if (path === 'pages') return screen(req, signed, (t, r) => pagesScreen(t, r, null, 'settings'));
     const statusPage = /^pages\/([A-Za-z0-9_-]{1,100})(?:\/(monitors|delete))?$/.exec(path);

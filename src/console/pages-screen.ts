@@ -72,6 +72,7 @@ ${links.length ? linkedList(ctx, p, links, names) : html`<p>${i18n.t('console.no
 ${addable.length ? html`<form method="post" action="${consoleHref(`pages/${encodeURIComponent(p.id)}/monitors`)}">${csrfField(ctx)}<input type="hidden" name="intent" value="add">
 <label for="add-monitor">${i18n.t('console.linkMonitor')}</label><select id="add-monitor" name="monitor">${addable.map((monitor) => html`<option value="${monitor.id}">${monitor.name}</option>`)}</select>
 <button type="submit">${i18n.t('console.linkMonitor')}</button></form>` : ''}
+${canDomain && p.isPublic === false ? html`<h2>${i18n.t('console.access.title')}</h2><p><a href="${consoleHref(`pages/${encodeURIComponent(p.id)}/access`)}">${i18n.t('console.access.title')}</a></p>` : ''}
 ${canDomain ? deleteForm(ctx, p) : ''}`);
 }
 

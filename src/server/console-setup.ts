@@ -13,6 +13,7 @@ import { createLogger } from '../logging/logger.ts';
 import { existsSync } from 'node:fs';
 import { storeLocation } from '../store/location.ts';
 import { SubscriberStore } from '../subscribers/store.ts';
+import { AudienceStore } from '../audiences/store.ts';
 import { clientAddressResolver } from '../audiences/client-address.ts';
 import type { LauncherConfig } from './config.ts';
 
@@ -46,8 +47,20 @@ export async function startConsole(config: LauncherConfig, api: { apiUrl: string
     });
     return subscribers;
   };
+  // The audiences store, opened (and made, as `npx porchlight page-access` makes it) on first use
+  // of the page access screen; the site on every replica re-reads it within 2 s.
+  let audiences: Promise<AudienceStore | null> | null = null;
+  const openAudiences = () => {
+    audiences ??= AudienceStore.open(storeLocation(DATABASE_URL, config.launcher.AUDIENCES_DB)).catch((error: unknown) => {
+      log.warn(`console: the audiences store cannot be opened (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+      audiences = null;
+      return null;
+    });
+    return audiences;
+  };
   const options: ConsoleOptions = {
     subscribers: openSubscribers,
+    audiences: openAudiences,
     publicUrl: config.site.SITE_PUBLIC_URL ? new URL(config.site.SITE_PUBLIC_URL) : null,
     port: config.launcher.PORT,
     allowHttp: CONSOLE_ALLOW_HTTP,
@@ -84,6 +97,7 @@ export async function startConsole(config: LauncherConfig, api: { apiUrl: string
       await client.close().catch(() => undefined);
       await store.close();
       await (await subscribers?.catch(() => null))?.close();
+      await (await audiences?.catch(() => null))?.close();
       await authDb.close();
     },
   };

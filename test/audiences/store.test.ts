@@ -75,6 +75,34 @@ describe.each(DIALECTS)('AudienceStore on %s', (dialect) => {
   });
 });
 
+describe.each(DIALECTS)('Viewers of a page on %s', (dialect) => {
+  it('lists each grant with whether it is live, and removing one ends that viewer\'s feed addresses only', async () => {
+    const store = await AudienceStore.open(dialects.location(dialect));
+    opened.push(store);
+    const { invitation } = await store.invite('page_x', 'Contractors', T0 + 3600_000, T0);
+    const viaLink: GrantSource = { via: 'invitation', subject: 'Contractors', invitationId: invitation.id };
+    await store.grant('vwr_a', 'page_x', viaLink, T0);
+    await store.grant('vwr_b', 'page_x', viaLink, T0 + 1);
+    await store.grant('vwr_c', 'page_y', viaPassphrase, T0);
+    const feedA = await store.newFeedToken('page_x', viaLink, T0, 'vwr_a');
+    const feedB = await store.newFeedToken('page_x', viaLink, T0, 'vwr_b');
+    expect(await store.viewers('page_x', T0)).toEqual([
+      { viewerId: 'vwr_a', ...viaLink, createdAt: T0, live: true },
+      { viewerId: 'vwr_b', ...viaLink, createdAt: T0 + 1, live: true },
+    ]);
+    expect((await store.viewers('page_x', T0 + 3600_000)).map((v) => v.live)).toEqual([false, false]);
+    expect(await store.removeGrant('vwr_a', 'page_x', T0 + 2)).toBe(true);
+    expect(await store.removeGrant('vwr_a', 'page_x', T0 + 2)).toBe(false);
+    expect(await store.grantOf('vwr_a', 'page_x', T0 + 2)).toBeNull();
+    expect(await store.feedTokenPage(feedA, T0 + 2)).toBeNull();
+    // The other viewer of the same invitation reads on.
+    expect(await store.grantOf('vwr_b', 'page_x', T0 + 2)).toEqual(viaLink);
+    expect(await store.feedTokenPage(feedB, T0 + 2)).toBe('page_x');
+    expect((await store.viewers('page_x', T0 + 2)).map((v) => v.viewerId)).toEqual(['vwr_b']);
+    expect((await store.viewers('page_y', T0)).map((v) => v.viewerId)).toEqual(['vwr_c']);
+  });
+});
+
 describe.each(DIALECTS)('OpenID Connect sign-ins on %s', (dialect) => {
   it('are taken once, by the browser that started them, before they expire', async () => {
     const store = await AudienceStore.open(dialects.location(dialect));

@@ -16,6 +16,7 @@ import { latestVersion } from '../../src/store/migrations.ts';
 import { SqliteDatabase } from '../../src/store/sqlite.ts';
 import { SERVICE_MIGRATIONS } from '../../src/service/store/migrations.ts';
 import { CONSOLE_MIGRATIONS } from '../../src/console/migrations.ts';
+import { AUDIENCE_MIGRATIONS } from '../../src/audiences/migrations.ts';
 import { Store } from '../../src/service/store/store.ts';
 import { seedDemo } from '../../src/service/demo/seed.ts';
 import { SUBSCRIBER_MIGRATIONS } from '../../src/subscribers/migrations.ts';
@@ -132,7 +133,7 @@ describe.runIf(DIALECTS.includes('postgres'))('npm run migrate -- --from-sqlite 
     expect(result.code).toBe(0);
     expect(result.out[0]).toMatch(new RegExp(`^subscribers: copied \\d+ rows from ${before.file} into PostgreSQL \\(DATABASE_URL\\): `));
     // Then the usual run: the copied store found up to date, the site store made.
-    expect(result.out.slice(1)).toEqual([`subscribers: schema version ${latestVersion(SUBSCRIBER_MIGRATIONS)}, up to date (PostgreSQL (DATABASE_URL))`, 'auth: schema version 0 → 1 (PostgreSQL (DATABASE_URL))', 'audiences: schema version 0 → 1 (PostgreSQL (DATABASE_URL))', 'site: schema version 0 → 1 (PostgreSQL (DATABASE_URL))', `console: schema version 0 → ${latestVersion(CONSOLE_MIGRATIONS)} (PostgreSQL (DATABASE_URL))`, `API: schema version 0 → ${latestVersion(SERVICE_MIGRATIONS)} (PostgreSQL (DATABASE_URL))`]);
+    expect(result.out.slice(1)).toEqual([`subscribers: schema version ${latestVersion(SUBSCRIBER_MIGRATIONS)}, up to date (PostgreSQL (DATABASE_URL))`, 'auth: schema version 0 → 1 (PostgreSQL (DATABASE_URL))', `audiences: schema version 0 → ${latestVersion(AUDIENCE_MIGRATIONS)} (PostgreSQL (DATABASE_URL))`, 'site: schema version 0 → 1 (PostgreSQL (DATABASE_URL))', `console: schema version 0 → ${latestVersion(CONSOLE_MIGRATIONS)} (PostgreSQL (DATABASE_URL))`, `API: schema version 0 → ${latestVersion(SERVICE_MIGRATIONS)} (PostgreSQL (DATABASE_URL))`]);
 
     const store = await SubscriberStore.open({ dialect: 'postgres', url });
     try {

@@ -1,14 +1,16 @@
 /**
- * `porchlight page-access show|set|invite|revoke|revoke-feeds|remove`: who may read a non-public
+ * `porchlight page-access show|set|invite|revoke|revoke-feeds|remove-viewer|remove`: who may read a non-public
  * page (docs/private-pages.md). The page is found through the API (slug or id); its audience is
  * kept in Porchlight's own audiences store on this machine (DATABASE_URL when set, else
  * AUDIENCES_DB, default ./data/audiences.db), which the running site re-reads within seconds.
- * Secrets are read from files, never from flags (shell history, ps).
+ * Secrets are read from files, never from flags (shell history, ps). Changes join the console's
+ * audit trail (never a secret: the passphrase is "set", an invitation's link is not recorded); the
+ * changes the console makes too are src/audiences/access-changes.ts, one code path for both.
  */
 import { readFile } from 'node:fs/promises';
 import type { StatusPage } from '../../api/index.ts';
 import { CidrError, parseCidr } from '../../audiences/cidr.ts';
-import { PRIVATE_PREFIX } from '../../audiences/gated-routes.ts';
+import { AccessChangeError, accessAuditValue, invitationUrl, invite, removeViewer, revokeInvitation } from '../../audiences/access-changes.ts';
 import { ACCESS_MODES, AudienceStore, type OidcSettings, type PageAccess } from '../../audiences/store.ts';
 import { hashPassword, passwordProblem, PASSWORD_MIN_LENGTH } from '../../auth/password.ts';
 import { DatabaseUrlError, parseDatabaseUrl } from '../../store/database-url.ts';
@@ -100,9 +102,14 @@ async function oidcOf(values: Record<string, unknown> & Parameters<typeof text>[
   return { issuer, clientId: required(values, 'oidc-client-id'), clientSecret, emailDomains: domains, claim: claim ? claimOf(claim) : null };
 }
 
-function inviteUrl(siteUrl: string | null, token: string): string {
-  const path = `${PRIVATE_PREFIX}invite/${token}`;
-  return siteUrl ? `${siteUrl.replace(/\/+$/, '')}${path}` : path;
+/** A refused change as the CLI says it: one line, exit 2. */
+async function refusedAsUsage<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof AccessChangeError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 export const pageAccessCommands: Command[] = [
@@ -119,9 +126,19 @@ export const pageAccessCommands: Command[] = [
       return withStore(context.env, async (store) => {
         const access = await store.access(page.id);
         const invitations = await store.invitations(page.id);
+        const viewers = await store.viewers(page.id, context.now.getTime());
         const rows = invitations.map((i) => [i.id, i.label, utc(new Date(i.expiresAt)), i.revokedAt ? `revoked ${utc(new Date(i.revokedAt))}` : i.expiresAt <= context.now.getTime() ? 'expired' : 'valid']);
         const list = rows.length === 0 ? '' : `\n\ninvitations:\n${table(['ID', 'LABEL', 'EXPIRES', 'STATE'], rows).replace(/^/gm, '  ')}`;
-        return { human: accessLines(page, access) + list, json: { ...accessJson(page, access), invitations: invitations.map((i) => ({ id: i.id, label: i.label, expiresAt: utc(new Date(i.expiresAt)), revokedAt: i.revokedAt === null ? null : utc(new Date(i.revokedAt)) })) } };
+        const viewerRows = viewers.map((v) => [v.viewerId, v.via, v.subject, utc(new Date(v.createdAt)), v.live ? 'live' : 'ended']);
+        const viewerList = viewerRows.length === 0 ? '' : `\n\nviewers:\n${table(['VIEWER', 'VIA', 'SUBJECT', 'SINCE', 'STATE'], viewerRows).replace(/^/gm, '  ')}`;
+        return {
+          human: accessLines(page, access) + list + viewerList,
+          json: {
+            ...accessJson(page, access),
+            invitations: invitations.map((i) => ({ id: i.id, label: i.label, expiresAt: utc(new Date(i.expiresAt)), revokedAt: i.revokedAt === null ? null : utc(new Date(i.revokedAt)) })),
+            viewers: viewers.map((v) => ({ id: v.viewerId, via: v.via, subject: v.subject, invitationId: v.invitationId, since: utc(new Date(v.createdAt)), live: v.live })),
+          },
+        };
       });
     },
   },
@@ -155,6 +172,7 @@ export const pageAccessCommands: Command[] = [
       'oidc-claim': { type: 'string' },
       'no-oidc': { type: 'boolean' },
     },
+    audit: true,
     examples: [
       'porchlight page-access set internal --mode unlisted --passphrase-file ./passphrase.txt',
       'porchlight page-access set internal --cidr 10.0.0.0/8 --cidr 2001:db8::/32',
@@ -183,10 +201,11 @@ export const pageAccessCommands: Command[] = [
       }
       if (flag(values, 'no-cidrs')) change.cidrs = [];
       return withStore(context.env, async (store) => {
-        const oidc = await oidcOf(values, (await store.access(page.id))?.oidc ?? null);
+        const before = await store.access(page.id);
+        const oidc = await oidcOf(values, before?.oidc ?? null);
         if (oidc !== undefined) change.oidc = oidc;
         const access = await store.setAccess(page.id, change, context.now.getTime());
-        return { human: accessLines(page, access), json: accessJson(page, access) };
+        return { human: accessLines(page, access), json: accessJson(page, access), audit: { target: page.id, before: accessAuditValue(before), after: accessAuditValue(access) } };
       });
     },
   },
@@ -196,6 +215,7 @@ export const pageAccessCommands: Command[] = [
     usage: 'PAGE --label TEXT [--expires DURATION]',
     optionHelp: ['--label TEXT        who it is for (shown to the operator only)', '--expires DURATION  how long it works (default 7d; e.g. 12h, 30d)'],
     options: { label: { type: 'string' }, expires: { type: 'string' } },
+    audit: true,
     examples: ['porchlight page-access invite internal --label "Build farm team" --expires 30d'],
     positionals: ['PAGE'],
     async run(context, { values, positionals: [typed = ''] }) {
@@ -204,9 +224,10 @@ export const pageAccessCommands: Command[] = [
       const expiresAt = context.now.getTime() + parseDuration(text(values, 'expires') ?? '7d', '--expires');
       return withStore(context.env, async (store) => {
         if (!(await store.access(page.id))) throw new UsageError(`the page "${page.slug}" has no audience yet: run porchlight page-access set ${page.slug} first`);
-        const { invitation, token } = await store.invite(page.id, label, expiresAt, context.now.getTime());
-        const url = inviteUrl(context.connection.siteUrl, token);
-        return { human: fields([['invitation', invitation.id], ['label', label], ['expires', utc(new Date(expiresAt))], ['link', url]]), json: { id: invitation.id, label, expiresAt: utc(new Date(expiresAt)), url } };
+        const { invitation, token, audit } = await refusedAsUsage(invite(store, page.id, label, expiresAt, context.now.getTime()));
+        const url = invitationUrl(context.connection.siteUrl, token);
+        // The link is printed, never recorded.
+        return { human: fields([['invitation', invitation.id], ['label', label], ['expires', utc(new Date(expiresAt))], ['link', url]]), json: { id: invitation.id, label, expiresAt: utc(new Date(expiresAt)), url }, audit: { target: page.id, ...audit } };
       });
     },
   },
@@ -216,13 +237,13 @@ export const pageAccessCommands: Command[] = [
     usage: 'INVITATION_ID',
     optionHelp: [],
     options: {},
+    audit: true,
     examples: ['porchlight page-access revoke inv_3kT9…'],
     positionals: ['INVITATION_ID'],
     async run(context, { positionals: [id = ''] }) {
       return withStore(context.env, async (store) => {
-        const revoked = await store.revokeInvitation(id.trim(), context.now.getTime());
-        if (!revoked) throw new UsageError(`no valid invitation "${id}"`);
-        return { human: `revoked ${id}`, json: { id, revoked } };
+        const revoked = await refusedAsUsage(revokeInvitation(store, null, id.trim(), context.now.getTime()));
+        return { human: `revoked ${id}`, json: { id, revoked: true }, audit: { target: revoked.invitation.pageId, before: revoked.before, after: revoked.after } };
       });
     },
   },
@@ -232,6 +253,7 @@ export const pageAccessCommands: Command[] = [
     usage: 'PAGE [--subject TEXT]',
     optionHelp: ['--subject TEXT  only those of this viewer (an e-mail address, an invitation\'s label, or passphrase)'],
     options: { subject: { type: 'string' } },
+    audit: true,
     examples: ['porchlight page-access revoke-feeds internal', 'porchlight page-access revoke-feeds internal --subject alice@example.com'],
     positionals: ['PAGE'],
     async run(context, { values, positionals: [typed = ''] }) {
@@ -243,18 +265,41 @@ export const pageAccessCommands: Command[] = [
     },
   },
   {
+    words: ['page-access', 'remove-viewer'],
+    summary: 'end one viewer\'s access to a page (their feed addresses and subscription mails stop too)',
+    usage: 'PAGE VIEWER_ID',
+    optionHelp: [],
+    options: {},
+    audit: true,
+    examples: ['porchlight page-access show internal    # the viewers, with their vwr_… ids', 'porchlight page-access remove-viewer internal vwr_3kT9…'],
+    positionals: ['PAGE', 'VIEWER_ID'],
+    async run(context, { positionals: [typed = '', viewerId = ''] }) {
+      const page = await pageOf(context, typed);
+      return withStore(context.env, async (store) => {
+        const removed = await refusedAsUsage(removeViewer(store, page.id, viewerId.trim(), context.now.getTime()));
+        return {
+          human: `removed ${removed.grant.viewerId} (${removed.grant.via}: ${removed.grant.subject}) from ${page.slug}`,
+          json: { page: page.id, viewer: removed.grant.viewerId, removed: true },
+          audit: { target: page.id, before: removed.before, after: removed.after },
+        };
+      });
+    },
+  },
+  {
     words: ['page-access', 'remove'],
     summary: 'remove a page\'s audience: a 404 for everyone again',
     usage: 'PAGE',
     optionHelp: [],
     options: {},
+    audit: true,
     examples: ['porchlight page-access remove internal'],
     positionals: ['PAGE'],
     async run(context, { positionals: [typed = ''] }) {
       const page = await pageOf(context, typed);
       return withStore(context.env, async (store) => {
+        const before = await store.access(page.id);
         const removed = await store.removeAccess(page.id);
-        return { human: removed ? `removed the audience of ${page.slug}` : `${page.slug} had no audience`, json: { removed } };
+        return { human: removed ? `removed the audience of ${page.slug}` : `${page.slug} had no audience`, json: { removed }, audit: { target: page.id, before: accessAuditValue(before), after: null } };
       });
     },
   },

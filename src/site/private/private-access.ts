@@ -198,7 +198,7 @@ async function feeds(visit: Visit, slug: string): Promise<Response | null> {
   if (visit.context.request.method !== 'POST') return privatePage(visit, 200, { kind: 'feeds', action, csrf: csrfToken(secret, purpose), addresses: [] }, setCookie);
   const form = await readForm(visit.context.request);
   if (!postIsOurs(visit, form, purpose)) return privatePage(visit, 403, { kind: 'message', title: visit.context.locals.i18n.t('private.feedsTitle'), body: visit.context.locals.i18n.t('private.formExpired'), link: null });
-  const token = await visit.stores.audiences.newFeedToken(gated.page.id, grant);
+  const token = await visit.stores.audiences.newFeedToken(gated.page.id, grant, Date.now(), viewer);
   const origin = siteOrigin(visit.context.url);
   const at = (output: string) => `${origin}${visit.context.locals.sitePath}${PRIVATE_PREFIX}feed/${token}/${output}`;
   const i18n = visit.context.locals.i18n;

@@ -1,0 +1,103 @@
+/**
+ * `porchlight page-access remove-viewer` and the viewers in `page-access show`, against the real
+ * API in its own process: one viewer's grant ends (another's stays), the change joins the
+ * console's audit trail with the grant before and nothing after, an unknown viewer is a usage
+ * error on one line, and the command has its help.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createClient, type ApiClient } from '../../src/api/index.ts';
+import { AudienceStore } from '../../src/audiences/store.ts';
+import { runCli } from '../../src/cli/run.ts';
+import { ConsoleStore, consoleLocation } from '../../src/console/store.ts';
+import { startApiProcess, type ApiProcess } from '../e2e/support/api-process.ts';
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+
+let dir: string;
+let api: ApiProcess;
+let client: ApiClient;
+let env: NodeJS.ProcessEnv;
+let pageId: string;
+
+async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(args, { out: (text) => (out += text), err: (text) => (err += text), env, now: () => new Date() });
+  return { code, out, err };
+}
+
+async function withAudiences<T>(work: (store: AudienceStore) => Promise<T>): Promise<T> {
+  const store = await AudienceStore.open({ dialect: 'sqlite', path: path.join(dir, 'audiences.db') });
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'porchlight-page-access-'));
+  api = await startApiProcess(path.join(dir, 'api.db'));
+  client = createClient({ baseUrl: api.url, apiKey: api.key });
+  pageId = (await client.statusPages.create({ name: 'Build farm', slug: 'build-farm', isPublic: false })).id;
+  env = { STATUS_API_URL: api.url, STATUS_API_KEY: api.key, AUDIENCES_DB: path.join(dir, 'audiences.db'), SUBSCRIBERS_DB: path.join(dir, 'subscribers.db') };
+  // The console's store exists on this machine: CLI changes are recorded in its audit trail.
+  await (await ConsoleStore.open(consoleLocation(null, env.SUBSCRIBERS_DB ?? ''))).close();
+  await withAudiences(async (store) => {
+    await store.setAccess(pageId, { mode: 'unlisted' });
+    await store.grant('vwr_alice', pageId, { via: 'oidc', subject: 'alice@example.com', invitationId: null });
+    await store.grant('vwr_bob', pageId, { via: 'oidc', subject: 'bob@example.com', invitationId: null });
+  });
+});
+
+afterAll(async () => {
+  await client?.close();
+  await api?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('page-access remove-viewer', () => {
+  it('show lists the viewers with their ids', async () => {
+    const shown = await cli('page-access', 'show', 'build-farm', '--json');
+    expect(shown.err).toBe('');
+    expect((JSON.parse(shown.out) as { viewers: { id: string; subject: string; live: boolean }[] }).viewers).toEqual([
+      expect.objectContaining({ id: 'vwr_alice', subject: 'alice@example.com', live: true }),
+      expect.objectContaining({ id: 'vwr_bob', subject: 'bob@example.com', live: true }),
+    ]);
+    expect((await cli('page-access', 'show', 'build-farm')).out).toMatch(/viewers:\n.*VIEWER.*\n.*vwr_alice.*alice@example\.com/);
+  });
+
+  it('ends one viewer\'s grant, audited with the grant before and nothing after', async () => {
+    const removed = await cli('page-access', 'remove-viewer', 'build-farm', 'vwr_alice');
+    expect(removed.err).toBe('');
+    expect(removed.code).toBe(0);
+    expect(removed.out).toBe('removed vwr_alice (oidc: alice@example.com) from build-farm');
+    await withAudiences(async (store) => {
+      expect(await store.grantOf('vwr_alice', pageId)).toBeNull();
+      expect(await store.grantOf('vwr_bob', pageId)).not.toBeNull();
+    });
+    const store = await ConsoleStore.open(consoleLocation(null, env.SUBSCRIBERS_DB ?? ''));
+    const [entry] = await store.audit(1).finally(() => store.close());
+    expect(entry).toMatchObject({ action: 'page-access.remove-viewer', target: pageId, before: { viewer: 'vwr_alice', via: 'oidc', subject: 'alice@example.com' }, after: null });
+    expect(entry?.actor).toMatch(/^cli:/);
+  });
+
+  it('refuses a viewer who holds no access, on one line, exit 2', async () => {
+    const again = await cli('page-access', 'remove-viewer', 'build-farm', 'vwr_alice');
+    expect(again.code).toBe(2);
+    expect(again.out).toBe('');
+    expect(again.err.trimEnd().split('\n')).toEqual([expect.stringMatching(/^porchlight: no viewer "vwr_alice" on this page \(see porchlight page-access remove-viewer --help\)$/)]);
+  });
+
+  it('has its help', async () => {
+    const help = await cli('page-access', 'remove-viewer', '--help');
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^porchlight page-access remove-viewer: end one viewer's access/);
+    expect(help.out).toContain('Usage: porchlight page-access remove-viewer PAGE VIEWER_ID');
+    expect(help.out).toContain('porchlight page-access remove-viewer internal vwr_');
+    expect((await cli('page-access', '--help')).out).toContain('remove-viewer');
+  });
+});
