@@ -21,7 +21,7 @@ import { runPorchlight } from './support/porchlight-cli.ts';
 import { ar } from '../../src/site/i18n/messages/ar.ts';
 import { DEMO_ADMIN } from '../../src/server/console-setup.ts';
 import { WCAG_AA } from './support/axe-tags.ts';
-import { AXE_VARIANTS, consoleCliEnv, setUpOperator, signInLabels, signInOperator } from './support/console-operator.ts';
+import { AXE_VARIANTS, consoleCliEnv, signInAs, signInLabels, signInOperator } from './support/console-operator.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ javaScriptEnabled: false, viewport: { width: 375, height: 740 }, locale: 'en-GB' });
@@ -44,17 +44,7 @@ async function cli(args: string[]) {
 type AuditRow = { actor: string; action: string; target: string; before: unknown; after: unknown };
 const auditTrail = async () => (await cli(['audit', '--limit', '200'])).json as AuditRow[];
 
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.context().clearCookies();
-  const link = links.get(email);
-  if (link) {
-    links.delete(email);
-    await setUpOperator(page, link);
-    return;
-  }
-  await signInOperator(page, console_, email);
-  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
-}
+const signIn = (page: Page, email: string): Promise<void> => signInAs(page, console_, email, links);
 
 /** A visitor's own browser (no console cookie), as a mail's link opens in it. */
 async function visitor(browser: Browser) {

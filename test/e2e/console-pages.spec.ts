@@ -21,7 +21,7 @@ import { DEMO_ADMIN } from '../../src/server/console-setup.ts';
 import { SubscriberStore } from '../../src/subscribers/store.ts';
 import { parseEmailAddress } from '../../src/subscribers/email-address.ts';
 import { WCAG_AA } from './support/axe-tags.ts';
-import { AXE_VARIANTS, consoleCliEnv, setUpOperator, signInLabels, signInOperator } from './support/console-operator.ts';
+import { AXE_VARIANTS, consoleCliEnv, signInAs, signInLabels, signInOperator } from './support/console-operator.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ javaScriptEnabled: false, viewport: { width: 375, height: 740 }, locale: 'en-GB' });
@@ -39,18 +39,7 @@ async function cli(args: string[]) {
   return { ...result, json: result.code === 0 ? (JSON.parse(result.stdout) as unknown) : null };
 }
 
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.context().clearCookies();
-  const link = links.get(email);
-  if (link) {
-    // First time: the set-up link, which signs in.
-    links.delete(email);
-    await setUpOperator(page, link);
-    return;
-  }
-  await signInOperator(page, console_, email);
-  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
-}
+const signIn = (page: Page, email: string): Promise<void> => signInAs(page, console_, email, links);
 
 type AuditRow = { actor: string; action: string; target: string; before: unknown; after: unknown };
 const auditTrail = async () => (await cli(['audit', '--limit', '200'])).json as AuditRow[];

@@ -50,3 +50,19 @@ export async function signInOperator(page: Page, consoleUrl: string, email: stri
   await page.getByLabel(labels.password).fill(options.password ?? OPERATOR_PASSWORD);
   await page.getByRole('button', { name: labels.submit, exact: true }).click();
 }
+
+/**
+ * Signs an operator in afresh (cookies cleared): the first time with their one-time set-up link,
+ * taken out of `setUpLinks` (it works once), then with the password; lands on the overview.
+ */
+export async function signInAs(page: Page, consoleUrl: string, email: string, setUpLinks: Map<string, string>): Promise<void> {
+  await page.context().clearCookies();
+  const link = setUpLinks.get(email);
+  if (link) {
+    setUpLinks.delete(email);
+    await setUpOperator(page, link);
+    return;
+  }
+  await signInOperator(page, consoleUrl, email);
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+}
