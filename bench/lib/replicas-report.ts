@@ -126,7 +126,7 @@ export function replicasSection(result: ReplicasResult): string {
     row('one replica', result.oneReplica),
     row('three replicas', result.threeReplicas),
     '',
-    `Replica ${resume.killedReplica} of three killed with SIGKILL 2 s into a 6 s run: **${killed.errors + killed.non2xx} failed requests** of ${count(killed.requests)} at the balancer (${Math.round(killed.requestsPerSecond)} req/s over the run).`,
+    `One of the three replicas (replica ${resume.killedReplica}, counted from 0) killed with SIGKILL 2 s into a 6 s run: **${killed.errors + killed.non2xx} failed requests** of ${count(killed.requests)} at the balancer (${Math.round(killed.requestsPerSecond)} req/s over the run).`,
     '',
     `Checks after the kill: a ${resume.intervalSeconds} s HTTP monitor (a loopback target) whose check the killed replica held; ${resumed}.`,
     '',

@@ -50,7 +50,7 @@ describe('replicasSection', () => {
   it('reports medians, failures, the kill, the checks, the fan-out and both dialects', () => {
     expect(section).toContain('| one replica | 200 | 20.0 | 0 |');
     expect(section).toContain('| three replicas | 150 | 12.0 | 2 |');
-    expect(section).toContain('Replica 2 of three killed with SIGKILL 2 s into a 6 s run: **0 failed requests** of 4,200');
+    expect(section).toContain('One of the three replicas (replica 2, counted from 0) killed with SIGKILL 2 s into a 6 s run: **0 failed requests** of 4,200');
     expect(section).toContain('replica 0 recorded its next check **8.0 s** after the SIGKILL (the claim the killed replica had set fell due 8.0 s after it), 10.0 s after the last check before the kill (interval 10 s)');
     expect(section).toContain('every subscriber mailed **85.4 s** after the incident was created; 10,000 distinct recipients, **0 mailed twice**');
     expect(section).toContain('| Conformance suite, `vitest run` of 8 files (71 tests per dialect), wall | 10.0 s | 25.0 s | × 2.50 |');
