@@ -13,7 +13,8 @@
  * Then, with the replicas gone, SQLite against PostgreSQL: the API's HTTP conformance suite's time
  * (bench/lib/conformance-time.ts) and an API write's latency (bench/write-latency.ts).
  * Writes bench/results/replicas.json, the `replicas` key of bench/results/latest.json and the
- * replicas block of docs/benchmarks.md. Bounded: about five minutes at full size.
+ * replicas block of docs/benchmarks.md. Bounded: about three minutes at full size on a quiet machine
+ * (longer under load; the fan-out is given at most FAN_OUT_LIMIT_MS).
  */
 import { createServer } from 'node:http';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';

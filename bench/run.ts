@@ -5,7 +5,8 @@
  * churn run (the data changes every second, so pages re-render continuously), the Statuspage JSON
  * summary, API use, an API outage and memory; then push latency and the replicas section
  * (bench/replicas.ts; `npm run bench -- --replicas-only` runs that section alone). Writes
- * docs/benchmarks.md and bench/results/latest.json. Bounded: about fifteen minutes.
+ * docs/benchmarks.md and bench/results/latest.json. Bounded: every part runs for a fixed time or
+ * up to a limit (the replicas section about three minutes at full size).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
