@@ -4,8 +4,9 @@
  * bytes and headers from memory (the runtime's ceiling) and nginx serving them from files. Also a
  * churn run (the data changes every second, so pages re-render continuously), the Statuspage JSON
  * summary, API use, an API outage and memory; then push latency and the replicas section
- * (bench/replicas.ts). Writes docs/benchmarks.md and bench/results/latest.json. Bounded: about
- * ten minutes.
+ * (bench/replicas.ts; `npm run bench -- --replicas-only` runs that section alone). Writes
+ * docs/benchmarks.md and bench/results/latest.json. Bounded: every part runs for a fixed time or
+ * up to a limit (the replicas section about three minutes at full size).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -20,6 +21,7 @@ import { metricsUrlOf, threadMemoryMiB } from './lib/thread-memory.ts';
 import { runPushLatency } from './push.ts';
 import { runFiftyMonitorPageWeight } from './page-weight.ts';
 import { runReplicasBench } from './replicas.ts';
+import { parseReplicasArgs } from './lib/replicas-report.ts';
 
 const RUNS = 3;
 const RUN_SECONDS = 5;
@@ -195,8 +197,12 @@ async function main(): Promise<void> {
   }
   // Its own processes, after the load runs are over: nothing else competes for the cores.
   console.log(await runPushLatency(FRESH_SECONDS));
-  // Three replicas behind nginx on one PostgreSQL (bench/replicas.ts): a section of its own, last.
-  console.log(await runReplicasBench());
+  // Three replicas behind nginx on one PostgreSQL (bench/replicas.ts): a section of its own, last
+  // (its size flags apply: `npm run bench -- --quick` shortens this section only).
+  console.log(await runReplicasBench(parseReplicasArgs(process.argv.slice(2))));
 }
 
-await main();
+// `npm run bench -- --replicas-only [--quick]`: the replicas section alone (bench/replicas.ts).
+const args = process.argv.slice(2);
+if (args.includes('--replicas-only')) console.log(await runReplicasBench(parseReplicasArgs(args)));
+else await main();

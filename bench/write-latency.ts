@@ -7,6 +7,8 @@
  * update, its notifications queued in the outbox), is sent to each in turn, one at a time, the
  * order alternating, so both see the same machine load. Prints p50, p99 and max per dialect and
  * writes bench/results/write-latency.json. Bounded: WRITES per dialect, about a minute.
+ * `measureWriteLatency` is the same run as a function: the replicas section of `npm run bench`
+ * (bench/replicas.ts) reports it.
  */
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
@@ -16,14 +18,14 @@ import { apiWrite, demoPage } from '../test/replicas/support.ts';
 import { root, startApi } from './lib/processes.ts';
 
 const WARM_UP = 20;
-const WRITES = 400;
+export const WRITES = 400;
 
 interface Api {
   url: string;
   key: string;
 }
 
-interface Figures {
+export interface WriteFigures {
   writes: number;
   p50Ms: number;
   p99Ms: number;
@@ -35,7 +37,7 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
-function figures(durations: number[]): Figures {
+function figures(durations: number[]): WriteFigures {
   const sorted = [...durations].sort((a, b) => a - b);
   const round = (ms: number) => Math.round(ms * 10) / 10;
   return { writes: sorted.length, p50Ms: round(quantile(sorted, 0.5)), p99Ms: round(quantile(sorted, 0.99)), maxMs: round(sorted.at(-1)!) };
@@ -52,7 +54,16 @@ async function timedWrite(api: Api, monitorId: string, n: number): Promise<numbe
 
 const apiBase = (url: string) => (url.endsWith('/api/v1') ? url : `${url.replace(/\/$/, '')}/api/v1`);
 
-async function main(): Promise<void> {
+export interface WriteLatency {
+  at: string;
+  machine: string;
+  write: string;
+  sqlite: WriteFigures;
+  postgres: WriteFigures;
+}
+
+/** The run: `writes` timed writes per dialect after the warm-up, on their own processes and cluster. */
+export async function measureWriteLatency(writes: number = WRITES): Promise<WriteLatency> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pl-write-bench-'));
   const cluster = await startPostgresCluster();
   const stops: (() => Promise<void>)[] = [];
@@ -68,23 +79,20 @@ async function main(): Promise<void> {
     };
     const monitors = { sqlite: (await demoPage(apis.sqlite)).monitorId, postgres: (await demoPage(apis.postgres)).monitorId };
     const durations: Record<'sqlite' | 'postgres', number[]> = { sqlite: [], postgres: [] };
-    for (let n = 0; n < WARM_UP + WRITES; n += 1) {
+    for (let n = 0; n < WARM_UP + writes; n += 1) {
       const order = n % 2 === 0 ? (['sqlite', 'postgres'] as const) : (['postgres', 'sqlite'] as const);
       for (const dialect of order) {
         const ms = await timedWrite(apis[dialect], monitors[dialect], n);
         if (n >= WARM_UP) durations[dialect].push(ms);
       }
     }
-    const result = {
+    return {
       at: new Date().toISOString(),
       machine: `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'})`,
       write: 'POST /incidents through the embedded API, one at a time, alternating',
       sqlite: figures(durations.sqlite),
       postgres: figures(durations.postgres),
     };
-    await mkdir(path.join(root, 'bench/results'), { recursive: true });
-    await writeFile(path.join(root, 'bench/results/write-latency.json'), JSON.stringify(result, null, 2));
-    console.log(JSON.stringify(result, null, 2));
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     cluster.stop();
@@ -92,4 +100,9 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (import.meta.main) {
+  const result = await measureWriteLatency();
+  await mkdir(path.join(root, 'bench/results'), { recursive: true });
+  await writeFile(path.join(root, 'bench/results/write-latency.json'), JSON.stringify(result, null, 2));
+  console.log(JSON.stringify(result, null, 2));
+}

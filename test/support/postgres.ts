@@ -6,7 +6,8 @@
  * (`usePostgres()`), one database per file, one schema per test.
  *
  * Without PostgreSQL the PostgreSQL half of the tests is skipped with a warning, except under
- * CI=true, where that is an error: CI installs the `postgresql` package (.ci/run).
+ * CI=true, where that is an error: CI installs the `postgresql` package (.ci/run). TEST_DIALECTS
+ * picks one half (see DIALECTS).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -37,8 +38,23 @@ function postgresAvailable(): boolean {
   return false;
 }
 
+/**
+ * TEST_DIALECTS=sqlite (or postgres): only that half of the parameterized tests, to time a suite
+ * on one dialect (bench/lib/conformance-time.ts). Unset: both, PostgreSQL's when it is installed.
+ */
+function selectedDialects(): readonly DialectName[] {
+  const wanted = process.env.TEST_DIALECTS;
+  if (wanted === undefined || wanted === '') return postgresAvailable() ? ['sqlite', 'postgres'] : ['sqlite'];
+  if (wanted === 'sqlite') return ['sqlite'];
+  if (wanted === 'postgres') {
+    if (postgresBinDir() === null) throw new Error('TEST_DIALECTS=postgres, but PostgreSQL 15+ is not installed (/usr/lib/postgresql/*/bin/initdb, or PG_BIN)');
+    return ['postgres'];
+  }
+  throw new Error(`TEST_DIALECTS must be sqlite or postgres, not ${JSON.stringify(wanted)}`);
+}
+
 /** The dialects a parameterized store test runs on. */
-export const DIALECTS: readonly DialectName[] = postgresAvailable() ? ['sqlite', 'postgres'] : ['sqlite'];
+export const DIALECTS: readonly DialectName[] = selectedDialects();
 
 const USER = 'porchlight';
 const asRoot = userInfo().uid === 0;
