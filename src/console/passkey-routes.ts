@@ -14,6 +14,7 @@
  * ceremony is offered: the list and removal remain.
  */
 import type { SignInThrottle } from '../auth/throttle.ts';
+import { RateLimiter } from '../subscribers/rate-limit.ts';
 import { registrationOptions, relyingParty, signInOptions, verifyRegistration, verifySignIn, type RelyingParty } from './passkey-ceremony.ts';
 import { ANSWER_FIELD, passkeyLabel, registrationAnswer, signInAnswer, throttleAccount } from './passkey-forms.ts';
 import { PasskeyExistsError } from './passkey-store.ts';
@@ -67,8 +68,15 @@ export const passkeyRelyingParty = (publicUrl: URL | null): RelyingParty | null 
 /** What the audit trail keeps of a passkey: its label and credential id, never its key. */
 const auditValue = (key: { label: string; credentialId: string }) => ({ label: key.label, credentialId: key.credentialId });
 
+/**
+ * Sign-in options asked per client address and minute (per process). Anyone may ask, and each ask
+ * stores a challenge for 5 minutes: this bounds what one address can make the store keep.
+ */
+export const SIGN_IN_OPTIONS_PER_MINUTE = 30;
+
 export function createPasskeyRoutes(options: PasskeyRoutesOptions) {
   const { store, throttle, now } = options;
+  const optionAsks = new RateLimiter({ limit: SIGN_IN_OPTIONS_PER_MINUTE, windowMs: 60_000 });
   const passkeys = store.passkeys();
   const rp = passkeyRelyingParty(options.publicUrl);
 
@@ -118,6 +126,7 @@ export function createPasskeyRoutes(options: PasskeyRoutesOptions) {
       if (!rp) return { kind: 'not-found' };
       if (req.method !== 'POST') return req.path === 'sign-in/passkey' ? { kind: 'redirect', path: 'sign-in' } : { kind: 'not-found' };
       if (req.path === 'sign-in/passkey-options') {
+        if (!optionAsks.allow(req.address, now())) return { kind: 'page', status: 429, body: req.problem({ slowDown: 60 }), retryAfter: 60 };
         const challenge = await passkeys.issueChallenge('sign-in', req.csrf, now());
         return { kind: 'json', body: JSON.stringify(await signInOptions(rp, challenge)) };
       }

@@ -3,7 +3,8 @@
  * https SITE_PUBLIC_URL): the options carry the site's RP ID and a fresh challenge; a failed
  * passkey sign-in counts in the same throttle as passwords, for the passkey's operator, so it slows
  * their password sign-in from that address too; an options request without the pre-session's
- * token is refused; and on an IP address there is no passkey at all.
+ * token is refused; one address's asks for options are bounded; and on an IP address there is no
+ * passkey at all.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,7 @@ import { openAuthDatabase, SessionStore } from '../../src/auth/session-store.ts'
 import { SignInThrottle } from '../../src/auth/throttle.ts';
 import { createConsole } from '../../src/console/handler.ts';
 import { ConsoleStore } from '../../src/console/store.ts';
+import { SIGN_IN_OPTIONS_PER_MINUTE } from '../../src/console/passkey-routes.ts';
 
 const cheap = { N: 2 ** 10, r: 8, p: 1 };
 const PASSWORD = 'a long enough passphrase';
@@ -64,6 +66,19 @@ describe('passkey sign-in through the console', () => {
     const noToken = await site.post('sign-in/passkey-options', { csrf: 'wrong' });
     expect(noToken.statusCode).toBe(403);
     await noToken.body.dump();
+  });
+
+  it('bounds the sign-in options one address may ask for a minute (each stores a challenge)', async () => {
+    const site = await consoleAt('https://status.example.com');
+    for (let ask = 1; ask <= SIGN_IN_OPTIONS_PER_MINUTE; ask += 1) {
+      const answer = await site.post('sign-in/passkey-options', { csrf: site.csrf });
+      expect(answer.statusCode).toBe(200);
+      await answer.body.dump();
+    }
+    const over = await site.post('sign-in/passkey-options', { csrf: site.csrf });
+    expect(over.statusCode).toBe(429);
+    expect(over.headers['retry-after']).toBe('60');
+    await over.body.dump();
   });
 
   it('counts failed passkey sign-ins against the passkey\'s operator in the password throttle, and audits nothing for them', async () => {
