@@ -2,7 +2,8 @@
  * The console's routes under /_porchlight/console/, answered by the front before its gate and its
  * cache (never stored, never rendered by the site, never exported). Every answer is `no-store`,
  * isolated as `private`, framed by nobody (but the theming screen's preview, by the console
- * itself) and allowed no script. The API key stays here: the
+ * itself) and allowed no script (but the passkey forms' one file, passkey-script.ts, on their two
+ * pages). The API key stays here: the
  * browser talks only to these routes, which call the API through the typed client.
  *
  * Each request: the gate (host, transport) → the session (cookie) → on POST the browser's origin

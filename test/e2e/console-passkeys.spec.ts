@@ -98,9 +98,11 @@ test('an operator registers a passkey, signs out, signs in with it, and removes 
   const before = (await page.context().cookies()).find((cookie) => cookie.name === 'pl-console');
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Sign in to the console' })).toBeVisible();
-  let answered: { body: string; cookie: string } | null = null;
+  // The browser's answer as it went out, with its pre-session cookie, to replay it below.
+  const answered = { body: '', cookie: '' };
   page.on('request', (sent) => {
-    if (sent.method() === 'POST' && sent.url().endsWith('/sign-in/passkey')) void sent.allHeaders().then((headers) => (answered = { body: sent.postData() ?? '', cookie: headers.cookie ?? '' }));
+    if (sent.method() !== 'POST' || !sent.url().endsWith('/sign-in/passkey')) return;
+    void sent.allHeaders().then((headers) => Object.assign(answered, { body: sent.postData() ?? '', cookie: headers.cookie ?? '' }));
   });
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
@@ -114,10 +116,9 @@ test('an operator registers a passkey, signs out, signs in with it, and removes 
   expect((await auditTrail()).find((entry) => entry.action === 'operator.passkey.sign-in')).toMatchObject({ actor: expect.stringContaining(EMAIL), after: { label: 'Test laptop', credentialId } });
 
   // The same answer again, with the same pre-session cookie and token: the challenge is used up.
-  await expect.poll(() => answered !== null).toBe(true);
-  const replay = answered as unknown as { body: string; cookie: string };
-  expect(replay.body).toContain('response=');
-  const again = await post('sign-in/passkey', replay.body, replay.cookie);
+  await expect.poll(() => answered.cookie).toContain('pl-console-pre=');
+  expect(answered.body).toContain('response=');
+  const again = await post('sign-in/passkey', answered.body, answered.cookie);
   expect(again.statusCode).toBe(401);
   expect(await again.body.text()).toContain(en['console.passkeys.signInFailed']);
   expect(again.headers['set-cookie'] ?? '').not.toMatch(/pl-console=[A-Za-z0-9_-]{43}/);
