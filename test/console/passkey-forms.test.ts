@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { LABEL_MAX, passkeyLabel, registrationAnswer, signInAnswer, throttleAccount } from '../../src/console/passkey-forms.ts';
 import { PASSKEY_SCRIPT, passkeyPagePolicy } from '../../src/console/passkey-script.ts';
 import { passkeyRelyingParty } from '../../src/console/passkey-routes.ts';
+import { passkeysView } from '../../src/console/passkeys-view.ts';
+import type { ViewContext } from '../../src/console/views.ts';
+import { translator } from '../../src/site/i18n/translator.ts';
+import { en } from '../../src/site/i18n/messages/en.ts';
 
 const registration = {
   id: 'Y3JlZA',
@@ -80,5 +84,30 @@ describe('the console\'s script and its policy', () => {
   it('is small and evaluates nothing it is given', () => {
     expect(Buffer.byteLength(PASSKEY_SCRIPT)).toBeLessThan(4_096);
     expect(PASSKEY_SCRIPT).not.toMatch(/\beval\b|new Function|innerHTML/);
+  });
+});
+
+describe('the passkeys screen', () => {
+  const i18n = translator('en', 'UTC');
+  const ctx: ViewContext = { i18n, operator: { id: 'op_1', email: 'ada@example.com', role: 'viewer', hasPassword: true, createdAt: 0 }, csrf: 'token' };
+  const key = { credentialId: 'Y3JlZA', operatorId: 'op_1', label: '<b>Laptop</b>', publicKey: 'AAAA', counter: 0, transports: [], createdAt: Date.UTC(2026, 10, 28, 9), lastUsedAt: null };
+
+  it('lists passkeys with their names escaped, a removal form each, and a hidden registration form with the needs-JavaScript note', () => {
+    const page = passkeysView(ctx, [key], true, null);
+    expect(page).toContain('&lt;b&gt;Laptop&lt;/b&gt;');
+    expect(page).not.toContain('<b>Laptop</b>');
+    expect(page).toMatch(/<form class="inline" method="post" action="\/_porchlight\/console\/passkeys\/remove"><input type="hidden" name="csrf" value="token"><input type="hidden" name="credential" value="Y3JlZA">/);
+    expect(page).toMatch(/<form method="post" action="\/_porchlight\/console\/passkeys" data-passkey="register" data-options="\/_porchlight\/console\/passkeys\/options" [^>]* hidden>/);
+    expect(page).toContain(en['console.passkeys.needsJs']);
+    expect(page).toContain('<script src="/_porchlight/console/passkeys.js" defer></script>');
+    expect(page).toContain(en['console.passkeys.never']);
+  });
+
+  it('without a relying party lists and removes, registers nothing, loads no script and says why', () => {
+    const page = passkeysView(ctx, [], false, null);
+    expect(page).toContain(en['console.passkeys.none']);
+    expect(page).toContain(en['console.passkeys.unavailable']);
+    expect(page).not.toContain('data-passkey=');
+    expect(page).not.toContain('<script');
   });
 });
