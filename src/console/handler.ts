@@ -249,8 +249,8 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
 
   /** The passkey sign-in routes: the pre-session's token (checked in handle) binds the challenge. */
   function passkeySignIn(request: IncomingMessage, req: Request): Promise<PasskeyAnswer> {
-    const cookies: string[] = [];
-    const ctx = ctxOf(req, null, csrfToken(preSession(request, req, cookies), 'pre'));
+    // A POST here carries the pre-session cookie (handle checked its token); a GET is only redirected.
+    const ctx = ctxOf(req, null, csrfToken(preSession(request, req, []), 'pre'));
     const problem = (text: 'failed' | { slowDown: number }) => views.signInView(ctx, '', text === 'failed' ? req.i18n.t('console.passkeys.signInFailed') : req.i18n.t('console.slowDown', { seconds: text.slowDown }), passkeyPart(ctx));
     return passkeys.signIn({ method: req.method, path: req.path, form: req.form, csrf: ctx.csrf, address: req.address, problem });
   }
