@@ -2,7 +2,8 @@
  * The console's routes under /_porchlight/console/, answered by the front before its gate and its
  * cache (never stored, never rendered by the site, never exported). Every answer is `no-store`,
  * isolated as `private`, framed by nobody (but the theming screen's preview, by the console
- * itself) and allowed no script. The API key stays here: the
+ * itself) and allowed no script (but the passkey forms' one file, passkey-script.ts, on their two
+ * pages). The API key stays here: the
  * browser talks only to these routes, which call the API through the typed client.
  *
  * Each request: the gate (host, transport) → the session (cookie) → on POST the browser's origin
@@ -27,7 +28,7 @@ import { translator, type Translator } from '../site/i18n/translator.ts';
 import { consoleGate, type GateSettings } from './gate.ts';
 import type { ClientAddressOf } from '../audiences/client-address.ts';
 import { negotiateLocale } from './language.ts';
-import { CONSOLE_PATH, isConsoleTarget } from './paths.ts';
+import { CONSOLE_PATH, consoleHref, isConsoleTarget } from './paths.ts';
 import { isRole, may, type Permission } from './roles.ts';
 import { OperatorExistsError, type ConsoleStore, type Operator } from './store.ts';
 import { CONSOLE_CSS_HASH } from './style.ts';
@@ -43,6 +44,9 @@ import { isPageAccessAction, pageAccessScreen } from './page-access-screen.ts';
 import type { AudienceStore } from '../audiences/store.ts';
 import type { ScreenAnswer, ScreenTools } from './screen.ts';
 import { subscribersScreen } from './subscribers-screen.ts';
+import { createPasskeyRoutes, isPasskeySignInPath, isPasskeysPath, type PasskeyAnswer } from './passkey-routes.ts';
+import { PASSKEY_SCRIPT, PASSKEY_SCRIPT_PATH, passkeyPagePolicy } from './passkey-script.ts';
+import { signInPasskeyPart } from './passkeys-view.ts';
 import type { SubscriberStore } from '../subscribers/store.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -151,8 +155,8 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     const body = Buffer.from(answer.body);
     response.writeHead(answer.status, {
       ...SECURITY_HEADERS,
-      ...answer.headers,
       'content-type': answer.download ? 'text/csv; charset=utf-8' : 'text/html; charset=utf-8',
+      ...answer.headers,
       ...(answer.download ? { 'content-disposition': `attachment; filename="${answer.download.replace(/[^A-Za-z0-9._-]/g, '_')}"` } : {}),
       'content-length': String(body.length),
       ...(answer.location ? { location: answer.location } : {}),
@@ -192,7 +196,8 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
   const message = (req: Request, signed: Signed | null, status: number, title: string, text: string) => new Answer(status, views.messageView(ctxOf(req, signed), title, text));
   const forbidden = (req: Request, signed: Signed | null) => message(req, signed, 403, req.i18n.t('console.forbidden'), req.i18n.t('console.forbidden'));
   const notFound = (req: Request, signed: Signed | null) => message(req, signed, 404, req.i18n.t('console.notFound'), req.i18n.t('console.notFound'));
-  const actor = (signed: Signed) => `operator:${signed.operator.id} ${signed.operator.email}`;
+  const operatorActor = (operator: Operator) => `operator:${operator.id} ${operator.email}`;
+  const actor = (signed: Signed) => operatorActor(signed.operator);
   const audit = (signed: Signed, action: string, target: string, before: unknown, after: unknown) => store.record({ actor: actor(signed), action, target, before, after }, now());
 
   async function signIn(request: IncomingMessage, req: Request): Promise<Answer> {
@@ -201,15 +206,15 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     const ctx = ctxOf(req, null, csrfToken(pre, 'pre'));
     const withCookies = (answer: Answer) => {
       answer.cookies.push(...cookies);
-      return answer;
+      return withPasskeyScript(req, answer);
     };
-    if (req.method === 'GET') return withCookies(new Answer(200, views.signInView(ctx, '', null)));
+    if (req.method === 'GET') return withCookies(new Answer(200, views.signInView(ctx, '', null, passkeyPart(ctx))));
     const email = (req.form.get('email') ?? '').trim().slice(0, 320);
     const password = req.form.get('password') ?? '';
     const verdict = await throttle.check(email, req.address, now());
     if (!verdict.allowed) {
       const seconds = Math.ceil(verdict.retryAfterMs / 1000);
-      const answer = withCookies(new Answer(429, views.signInView(ctx, email, req.i18n.t('console.slowDown', { seconds }))));
+      const answer = withCookies(new Answer(429, views.signInView(ctx, email, req.i18n.t('console.slowDown', { seconds }), passkeyPart(ctx))));
       answer.retryAfter = seconds;
       return answer;
     }
@@ -217,10 +222,41 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     const ok = await verifyPassword(password, found?.passwordHash ?? null, options.passwordCost);
     if (!ok || !found) {
       await throttle.recordFailure(email, req.address, now());
-      return withCookies(new Answer(401, views.signInView(ctx, email, req.i18n.t('console.signInFailed'))));
+      return withCookies(new Answer(401, views.signInView(ctx, email, req.i18n.t('console.signInFailed'), passkeyPart(ctx))));
     }
     await throttle.recordSuccess(email, req.address);
     return startSession(req, found.operator, redirect(''));
+  }
+
+  const passkeys = createPasskeyRoutes({ store, throttle, publicUrl: options.publicUrl, now, audit: (operator, action, target, before, after) => store.record({ actor: operatorActor(operator), action, target, before, after }, now()) });
+  const passkeyPart = (ctx: views.ViewContext) => (passkeys.offered ? signInPasskeyPart(ctx) : '');
+  /** A page with a passkey form may load the console's script (by its address) and fetch its options. */
+  function withPasskeyScript(req: Request, answer: Answer): Answer {
+    if (passkeys.offered && answer.status !== 303) answer.headers['content-security-policy'] = passkeyPagePolicy(SECURITY_HEADERS['content-security-policy'], req.origin, consoleHref(PASSKEY_SCRIPT_PATH));
+    return answer;
+  }
+
+  /** A passkey route's answer as the console's (a page with the script's policy, JSON, a redirect, a session). */
+  async function fromPasskeys(req: Request, answer: PasskeyAnswer, signed: Signed | null): Promise<Answer> {
+    if (answer.kind === 'redirect') return redirect(answer.path);
+    if (answer.kind === 'not-found') return notFound(req, signed);
+    if (answer.kind === 'signed-in') return startSession(req, answer.operator, redirect(''));
+    if (answer.kind === 'json') {
+      const made = new Answer(200, answer.body);
+      made.headers['content-type'] = 'application/json; charset=utf-8';
+      return made;
+    }
+    const made = withPasskeyScript(req, new Answer(answer.status, answer.body));
+    made.retryAfter = answer.retryAfter ?? null;
+    return made;
+  }
+
+  /** The passkey sign-in routes: the pre-session's token (checked in handle) binds the challenge. */
+  function passkeySignIn(request: IncomingMessage, req: Request): Promise<PasskeyAnswer> {
+    // A POST here carries the pre-session cookie (handle checked its token); a GET is only redirected.
+    const ctx = ctxOf(req, null, csrfToken(preSession(request, req, []), 'pre'));
+    const problem = (text: 'failed' | { slowDown: number }) => views.signInView(ctx, '', text === 'failed' ? req.i18n.t('console.passkeys.signInFailed') : req.i18n.t('console.slowDown', { seconds: text.slowDown }), passkeyPart(ctx));
+    return passkeys.signIn({ method: req.method, path: req.path, form: req.form, csrf: ctx.csrf, address: req.address, problem });
   }
 
   async function startSession(req: Request, operator: Operator, answer: Answer): Promise<Answer> {
@@ -494,7 +530,13 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
 
   async function route(request: IncomingMessage, req: Request): Promise<Answer> {
     const { path, method } = req;
+    if (path === PASSKEY_SCRIPT_PATH && method === 'GET') {
+      const script = new Answer(200, PASSKEY_SCRIPT);
+      script.headers['content-type'] = 'text/javascript; charset=utf-8';
+      return script;
+    }
     if (path === 'sign-in') return signIn(request, req);
+    if (isPasskeySignInPath(path)) return fromPasskeys(req, await passkeySignIn(request, req), null);
     if (path === 'setup') return setup(request, req);
     const signed = await signedIn(request, req.secure);
     if (!signed) return method === 'GET' ? redirect('sign-in') : message(req, null, 403, req.i18n.t('console.refused'), req.i18n.t('console.refused'));
@@ -507,6 +549,8 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
       answer.cookies.push(clearCookie({ name: SESSION_COOKIE, secure: req.secure, path: CONSOLE_PATH }));
       return answer;
     }
+    // Any operator manages their own passkeys.
+    if (isPasskeysPath(path)) return fromPasskeys(req, await passkeys.signedIn({ method, path, form: req.form, ctx: ctxOf(req, signed), operator: signed.operator, csrf: signed.csrf }), signed);
     if (!may(signed.operator.role, permissionOf(method, path))) return forbidden(req, signed);
     if (path === '' && method === 'GET') {
       const [incidents, windows] = await Promise.all([Array.fromAsync(client.incidents.listAll()), Array.fromAsync(client.maintenance.listAll())]);
@@ -588,7 +632,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
           if (!origin.ok || form === null) return send(response, message(req, null, 403, i18n.t('console.refused'), i18n.t('console.refused')), false);
           req.form = form;
           // The sign-in and set-up forms carry the pre-session's token.
-          if ((path === 'sign-in' || path === 'setup') && !checkCsrfToken(readCookie(request.headers.cookie, cookieName({ name: PRE_COOKIE, secure: gate.secure })), form.get(CSRF_FIELD), 'pre')) {
+          if ((path === 'sign-in' || path === 'setup' || isPasskeySignInPath(path)) && !checkCsrfToken(readCookie(request.headers.cookie, cookieName({ name: PRE_COOKIE, secure: gate.secure })), form.get(CSRF_FIELD), 'pre')) {
             return send(response, message(req, null, 403, i18n.t('console.refused'), i18n.t('console.refused')), false);
           }
         }

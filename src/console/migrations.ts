@@ -164,6 +164,14 @@ const MIGRATIONS: readonly Migration[] = [
     `,
     },
   },
+  {
+    version: 4,
+    description: "passkeys' labels (the name an operator gives one, shown on the passkeys screen)",
+    scripts: {
+      sqlite: `ALTER TABLE passkeys ADD COLUMN label TEXT NOT NULL DEFAULT '';`,
+      postgres: `ALTER TABLE passkeys ADD COLUMN label text NOT NULL DEFAULT '';`,
+    },
+  },
 ];
 
 export const CONSOLE_MIGRATIONS: MigrationList = { store: 'console', migrations: MIGRATIONS };

@@ -20,6 +20,8 @@ export interface Passkey {
   /** base64url, as WebAuthn's JSON forms carry it. */
   credentialId: string;
   operatorId: string;
+  /** The name its operator gave it ('' for one registered before labels, migration 4). */
+  label: string;
   /** base64url of the COSE public key. */
   publicKey: string;
   counter: number;
@@ -29,7 +31,7 @@ export interface Passkey {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const COLUMNS = 'credential_id, operator_id, public_key, counter, transports_json, created_at, last_used_at';
+const COLUMNS = 'credential_id, operator_id, label, public_key, counter, transports_json, created_at, last_used_at';
 
 function transportsOf(text: string): string[] {
   try {
@@ -45,6 +47,7 @@ function passkey(row: Row): Passkey {
   return {
     credentialId: read.text('credential_id'),
     operatorId: read.text('operator_id'),
+    label: read.text('label'),
     publicKey: read.text('public_key'),
     counter: read.int('counter'),
     transports: transportsOf(read.text('transports_json')),
@@ -84,11 +87,11 @@ export class PasskeyStore {
     return result.changes > 0;
   }
 
-  async add(entry: { credentialId: string; operatorId: string; publicKey: string; counter: number; transports: readonly string[] }, now: number): Promise<Passkey> {
+  async add(entry: { credentialId: string; operatorId: string; label?: string; publicKey: string; counter: number; transports: readonly string[] }, now: number): Promise<Passkey> {
     const row = await this.#db.get(
-      `INSERT INTO passkeys (credential_id, operator_id, public_key, counter, transports_json, created_at, last_used_at)
-       VALUES (?, ?, ?, ?, ?, ?, NULL) ON CONFLICT (credential_id) DO NOTHING RETURNING ${COLUMNS}`,
-      entry.credentialId, entry.operatorId, entry.publicKey, entry.counter, JSON.stringify(entry.transports), storedTime(now),
+      `INSERT INTO passkeys (credential_id, operator_id, label, public_key, counter, transports_json, created_at, last_used_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, NULL) ON CONFLICT (credential_id) DO NOTHING RETURNING ${COLUMNS}`,
+      entry.credentialId, entry.operatorId, entry.label ?? '', entry.publicKey, entry.counter, JSON.stringify(entry.transports), storedTime(now),
     );
     if (!row) throw new PasskeyExistsError('this passkey is registered already');
     return passkey(row);

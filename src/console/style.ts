@@ -1,7 +1,7 @@
 /**
  * The console's one stylesheet, inline and allowed by its hash in the Content-Security-Policy (no
- * other style, no script at all). Made for a 375 px screen first; light and dark follow the
- * system; logical properties so right-to-left needs nothing more.
+ * other style; no script but the passkey forms' file on their pages). Made for a 375 px screen
+ * first; light and dark follow the system; logical properties so right-to-left needs nothing more.
  */
 import { createHash } from 'node:crypto';
 import { THEMING_CSS } from './theming-style.ts';

@@ -37,6 +37,7 @@ export function layout(ctx: ViewContext, title: string, body: Html): string {
 <li><a href="${consoleHref('pages')}">${i18n.t('console.navPages')}</a></li>
 <li><a href="${consoleHref('monitors')}">${i18n.t('console.navMonitors')}</a></li>
 <li><a href="${consoleHref('subscribers')}">${i18n.t('console.navSubscribers')}</a></li>
+<li><a href="${consoleHref('passkeys')}">${i18n.t('console.passkeys.nav')}</a></li>
 </ul></nav>
 <p>${i18n.t('console.signedInAs', { email: operator.email, role: roleLabel(i18n, operator.role) })}</p>
 <form class="inline" method="post" action="${consoleHref('sign-out')}">${csrfField(ctx)}<button class="quiet" type="submit">${i18n.t('console.signOut')}</button></form>
@@ -53,12 +54,13 @@ export function csrfField(ctx: Pick<ViewContext, 'csrf'>): Html {
 
 const problemLine = (problem: string | null) => (problem ? html`<p class="problem" role="alert">${problem}</p>` : '');
 
-export function signInView(ctx: ViewContext, email: string, problem: string | null): string {
+/** `extra`: what follows the password form (the passkey option, passkeys-view.ts, where there is one). */
+export function signInView(ctx: ViewContext, email: string, problem: string | null, extra: Html | string = ''): string {
   const { i18n } = ctx;
   return layout(ctx, i18n.t('console.signInHeading'), html`${problemLine(problem)}<form method="post" action="${consoleHref('sign-in')}">${csrfField(ctx)}
 <label for="email">${i18n.t('console.email')}</label><input id="email" name="email" type="email" autocomplete="username" required value="${email}">
 <label for="password">${i18n.t('console.password')}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">${i18n.t('console.signIn')}</button></form>`);
+<button type="submit">${i18n.t('console.signIn')}</button></form>${extra}`);
 }
 
 export function setupView(ctx: ViewContext, token: string, email: string, problem: string | null): string {

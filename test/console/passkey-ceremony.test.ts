@@ -15,7 +15,7 @@ function authenticator() {
   // COSE_Key {1: 2 (EC2), 3: -7 (ES256), -1: 1 (P-256), -2: x, -3: y}, CBOR by hand.
   const cose = Buffer.concat([Buffer.from([0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20]), x, Buffer.from([0x22, 0x58, 0x20]), y]);
   const credentialId = b64u(randomBytes(16));
-  const passkey = (counter: number): Passkey => ({ credentialId, operatorId: 'op_1', publicKey: b64u(cose), counter, transports: ['internal'], createdAt: 0, lastUsedAt: null });
+  const passkey = (counter: number): Passkey => ({ credentialId, operatorId: 'op_1', label: '', publicKey: b64u(cose), counter, transports: ['internal'], createdAt: 0, lastUsedAt: null });
   function assert(options: { challenge: string; origin: string; rpId: string; counter: number }) {
     const counter = Buffer.alloc(4);
     counter.writeUInt32BE(options.counter);

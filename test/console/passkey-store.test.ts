@@ -55,9 +55,11 @@ describe.each(DIALECTS)('the passkey store on %s', (dialect) => {
     const { operator: ada } = await store.addOperator('ada@example.com', 'admin', T0);
     const { operator: bob } = await store.addOperator('bob@example.com', 'viewer', T0);
     const passkeys = store.passkeys();
-    const added = await passkeys.add({ credentialId: 'cred-1', operatorId: ada.id, publicKey: 'pk1', counter: 0, transports: ['internal', 'hybrid'] }, T0);
-    expect(added).toEqual({ credentialId: 'cred-1', operatorId: ada.id, publicKey: 'pk1', counter: 0, transports: ['internal', 'hybrid'], createdAt: T0, lastUsedAt: null });
+    const added = await passkeys.add({ credentialId: 'cred-1', operatorId: ada.id, label: 'Work laptop', publicKey: 'pk1', counter: 0, transports: ['internal', 'hybrid'] }, T0);
+    expect(added).toEqual({ credentialId: 'cred-1', operatorId: ada.id, label: 'Work laptop', publicKey: 'pk1', counter: 0, transports: ['internal', 'hybrid'], createdAt: T0, lastUsedAt: null });
     await passkeys.add({ credentialId: 'cred-2', operatorId: ada.id, publicKey: 'pk2', counter: 5, transports: [] }, T0 + 1);
+    // A passkey added without a label (as before migration 4) has an empty one.
+    expect((await passkeys.find('cred-2'))?.label).toBe('');
     await expect(passkeys.add({ credentialId: 'cred-1', operatorId: bob.id, publicKey: 'evil', counter: 0, transports: [] }, T0 + 2)).rejects.toBeInstanceOf(PasskeyExistsError);
     expect((await passkeys.find('cred-1'))?.operatorId).toBe(ada.id);
     expect((await passkeys.ofOperator(ada.id)).map((key) => key.credentialId)).toEqual(['cred-1', 'cred-2']);
