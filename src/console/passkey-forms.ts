@@ -21,11 +21,16 @@ export function passkeyLabel(value: string | null): string | null {
 
 const base64url = z.string().min(1).max(ANSWER_MAX).regex(/^[A-Za-z0-9_-]+$/);
 
-const registration = z.object({
+/** What every WebAuthn answer carries around its `response`. */
+const credential = {
   id: base64url,
   rawId: base64url,
   type: z.literal('public-key'),
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+};
+
+const registration = z.object({
+  ...credential,
   response: z.object({
     clientDataJSON: base64url,
     attestationObject: base64url,
@@ -34,10 +39,7 @@ const registration = z.object({
 });
 
 const signIn = z.object({
-  id: base64url,
-  rawId: base64url,
-  type: z.literal('public-key'),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  ...credential,
   response: z.object({
     clientDataJSON: base64url,
     authenticatorData: base64url,
