@@ -10,7 +10,7 @@ import { html } from './html.ts';
 import { consoleHref } from './paths.ts';
 import { may } from './roles.ts';
 import { apiProblem, page, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
-import { csrfField, layout, type ViewContext } from './views.ts';
+import { csrfField, layout, problemLine, type ViewContext } from './views.ts';
 
 export function monitorsView(ctx: ViewContext, monitors: readonly Monitor[], canChange: boolean, problem: string | null): string {
   const { i18n } = ctx;
@@ -22,7 +22,7 @@ export function monitorsView(ctx: ViewContext, monitors: readonly Monitor[], can
       : '';
     return html`<tr><td>${monitor.name}</td><td data-health="${health}">${i18n.t(`health.${health}`)}</td>${canChange ? html`<td>${action}</td>` : ''}</tr>`;
   });
-  return layout(ctx, i18n.t('console.navMonitors'), html`${problem ? html`<p class="problem" role="alert">${problem}</p>` : ''}
+  return layout(ctx, i18n.t('console.navMonitors'), html`${problemLine(problem)}
 ${monitors.length === 0 ? html`<p>${i18n.t('console.noMonitors')}</p>` : html`<table><thead><tr><th scope="col">${i18n.t('console.pageName')}</th><th scope="col">${i18n.t('console.monitorState')}</th>${canChange ? html`<th scope="col">${i18n.t('console.actions')}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table>`}`);
 }
 

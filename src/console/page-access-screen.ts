@@ -16,7 +16,7 @@ import { html, trusted, type Html } from './html.ts';
 import { consoleHref } from './paths.ts';
 import { may } from './roles.ts';
 import { apiProblem, page, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
-import { csrfField, layout, type ViewContext } from './views.ts';
+import { csrfField, layout, problemLine, type ViewContext } from './views.ts';
 
 export const PAGE_ACCESS_ACTIONS = ['mode', 'invite', 'revoke', 'passphrase', 'range-add', 'range-remove', 'oidc-rule', 'viewer-remove'] as const;
 export type PageAccessAction = (typeof PAGE_ACCESS_ACTIONS)[number];
@@ -138,7 +138,7 @@ ${rows.length ? html`<table><thead><tr><th scope="col">${i18n.t('console.access.
 export function pageAccessView(ctx: ViewContext, s: PageAccessState, shown: { label: string; url: string } | null, problem: string | null): string {
   const { i18n } = ctx;
   const ways = s.access ? html`${invitationsSection(ctx, s, shown)}${passphraseSection(ctx, s)}${rangesSection(ctx, s)}${oidcSection(ctx, s)}${viewersSection(ctx, s)}` : '';
-  return layout(ctx, i18n.t('console.access.heading', { page: s.page.name }), html`${problem ? html`<p class="problem" role="alert">${problem}</p>` : ''}
+  return layout(ctx, i18n.t('console.access.heading', { page: s.page.name }), html`${problemLine(problem)}
 <p><a href="${consoleHref(`pages/${encodeURIComponent(s.page.id)}`)}">${s.page.name}</a></p>
 ${s.page.isPublic !== false ? html`<p class="muted">${i18n.t('console.access.publicNote')}</p>` : ''}
 ${modeSection(ctx, s)}${ways}`);
@@ -155,7 +155,7 @@ export async function pageAccessScreen(tools: ScreenTools, req: ScreenRequest, s
     apiProblem(error);
     return { refused: 'not-found' };
   }
-  if (!store) return page(503, layout(req.ctx, i18n.t('console.access.title'), html`<p class="problem" role="alert">${i18n.t('console.access.storeUnavailable')}</p>`));
+  if (!store) return page(503, layout(req.ctx, i18n.t('console.access.title'), html`${problemLine(i18n.t('console.access.storeUnavailable'))}`));
   const state = async (): Promise<PageAccessState> => ({ page: statusPage, access: await store.access(statusPage.id), invitations: await store.invitations(statusPage.id), viewers: await store.viewers(statusPage.id, now), now });
   const show = async (status: number, shown: { label: string; url: string } | null, problem: string | null) => page(status, pageAccessView(req.ctx, await state(), shown, problem));
   if (req.method === 'GET' || action === null) return req.method === 'GET' && action === null ? show(200, null, null) : { refused: 'not-found' };

@@ -13,9 +13,8 @@ import { addLink, linksInput, moveLink, orderedLinks, removeLink, type PageLink 
 import { consoleHref } from './paths.ts';
 import { may } from './roles.ts';
 import { apiProblem, page, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
-import { csrfField, layout, type ViewContext } from './views.ts';
+import { csrfField, layout, problemLine, type ViewContext } from './views.ts';
 
-const problemLine = (problem: string | null) => (problem ? html`<p class="problem" role="alert">${problem}</p>` : '');
 const checked = (on: boolean) => (on ? trusted(' checked') : '');
 
 export function tlsVerdictText(i18n: Translator, verdict: NameExplanation): string {

@@ -9,9 +9,8 @@ import { ANSWER_FIELD, LABEL_MAX } from './passkey-forms.ts';
 import { PASSKEY_SCRIPT_PATH } from './passkey-script.ts';
 import type { Passkey } from './passkey-store.ts';
 import { consoleHref } from './paths.ts';
-import { csrfField, layout, type ViewContext } from './views.ts';
+import { csrfField, layout, problemLine, type ViewContext } from './views.ts';
 
-const problemLine = (problem: string | null) => (problem ? html`<p class="problem" role="alert">${problem}</p>` : '');
 const script = () => html`<script src="${consoleHref(PASSKEY_SCRIPT_PATH)}" defer></script>`;
 
 /** The hidden ceremony form: the script shows it, fetches `options`, fills `response` and submits. */

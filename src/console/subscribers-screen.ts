@@ -17,7 +17,7 @@ import { html } from './html.ts';
 import { consoleHref } from './paths.ts';
 import { may } from './roles.ts';
 import { page, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
-import { csrfField, layout, type ViewContext } from './views.ts';
+import { csrfField, layout, problemLine, type ViewContext } from './views.ts';
 
 /** At most this many webhook and chat subscriptions are listed (oldest first); the counts are all of them. */
 export const ENDPOINTS_LISTED = 500;
@@ -90,7 +90,7 @@ export function subscribersView(ctx: ViewContext, data: SubscribersData, notice:
 <label for="sub-email">${i18n.t('console.email')}</label><input id="sub-email" name="email" type="email" required>
 <button type="submit">${i18n.t('console.removeSubscriber')}</button></form>`
     : '';
-  return layout(ctx, i18n.t('console.navSubscribers'), html`${problem ? html`<p class="problem" role="alert">${problem}</p>` : ''}${notice ? html`<p role="status">${notice}</p>` : ''}
+  return layout(ctx, i18n.t('console.navSubscribers'), html`${problemLine(problem)}${notice ? html`<p role="status">${notice}</p>` : ''}
 <table><thead><tr><th scope="col">${i18n.t('console.page')}</th><th scope="col">${i18n.t('console.confirmed')}</th><th scope="col">${i18n.t('console.waiting')}</th><th scope="col">${i18n.t('console.endpoints')}</th>${isAdmin ? html`<th scope="col">${i18n.t('console.actions')}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table>
 ${removal}${endpointsSection(ctx, data)}`);
 }

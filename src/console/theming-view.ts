@@ -14,7 +14,7 @@ import { PREVIEW_SCHEMES, PREVIEW_WIDTHS } from '../site/preview/preview-request
 import { html, trusted, type Html } from './html.ts';
 import { consoleHref } from './paths.ts';
 import { THEMING_TEMPLATES, type PreviewView } from './theming-choices.ts';
-import { csrfField, layout, type ViewContext } from './views.ts';
+import { csrfField, layout, problemLine, type ViewContext } from './views.ts';
 
 export interface ThemingScreenData {
   pages: readonly Pick<StatusPage, 'id' | 'name'>[];
@@ -104,7 +104,7 @@ ${select('width', i18n.t('console.theming.width'), PREVIEW_WIDTHS, view.width, (
     ? html`<form method="post" action="${consoleHref('theming/undo')}">${csrfField(ctx)}<input type="hidden" name="page" value="${page.id}">${(['template', 'scheme', 'direction', 'width'] as const).map((name) => html`<input type="hidden" name="${name}" value="${view[name]}">`)}<p class="muted">${i18n.t('console.theming.undoHint', { when: i18n.dateTime(data.undo.replacedAt), who: (data.undo.replacedBy ?? '').replace(/^operator:\S+ /, '') })}</p><button type="submit" class="quiet">${i18n.t('console.theming.undo')}</button></form>`
     : '';
   const body = html`<div class="theming">${pageLinks}<h2>${i18n.t('console.theming.forPage', { name: page.name })}</h2>
-${data.notice ? html`<p role="status">${data.notice}</p>` : ''}${data.problem ? html`<p class="problem" role="alert">${data.problem}</p>` : ''}
+${data.notice ? html`<p role="status">${data.notice}</p>` : ''}${problemLine(data.problem)}
 ${data.hasDraft ? html`<p><strong>${i18n.t('console.theming.draftHeld')}</strong></p>` : ''}
 <div class="theming-columns"><div class="theming-edit">${form}${undo}</div>
 <section class="theming-preview" aria-labelledby="live-heading"><h2 id="live-heading">${i18n.t('console.theming.previewHeading')}</h2><p class="muted">${i18n.t('console.theming.previewNote')}</p>

@@ -52,7 +52,8 @@ export function csrfField(ctx: Pick<ViewContext, 'csrf'>): Html {
   return html`<input type="hidden" name="${CSRF_FIELD}" value="${ctx.csrf}">`;
 }
 
-const problemLine = (problem: string | null) => (problem ? html`<p class="problem" role="alert">${problem}</p>` : '');
+/** A refusal's sentence on a screen, announced to assistive technology; nothing without one. */
+export const problemLine = (problem: string | null): Html | string => (problem ? html`<p class="problem" role="alert">${problem}</p>` : '');
 
 /** `extra`: what follows the password form (the passkey option, passkeys-view.ts, where there is one). */
 export function signInView(ctx: ViewContext, email: string, problem: string | null, extra: Html | string = ''): string {
