@@ -11,7 +11,7 @@
 import type { StatusPage } from '../api/index.ts';
 import { endpointHost } from '../subscribers/cli.ts';
 import { parseEmailAddress } from '../subscribers/email-address.ts';
-import type { PageSubscriberCounts, Subscriber, SubscriberChannel, SubscriberState, SubscriberStore } from '../subscribers/store.ts';
+import { SUBSCRIBER_CHANNELS, type PageSubscriberCounts, type Subscriber, type SubscriberChannel, type SubscriberState, type SubscriberStore } from '../subscribers/store.ts';
 import type { Translator } from '../site/i18n/translator.ts';
 import { html } from './html.ts';
 import { consoleHref } from './paths.ts';
@@ -34,7 +34,8 @@ export interface PageCounts {
 export function summarize(counts: PageSubscriberCounts | undefined): PageCounts {
   if (!counts) return { confirmed: 0, pending: 0, endpoints: 0 };
   const subscribed = (channel: SubscriberChannel) => counts[channel].confirmed + counts[channel].bouncing;
-  return { confirmed: subscribed('email'), pending: counts.email.pending, endpoints: subscribed('webhook') + subscribed('slack') + subscribed('discord') + subscribed('teams') };
+  const endpoints = SUBSCRIBER_CHANNELS.filter((channel) => channel !== 'email').reduce((sum, channel) => sum + subscribed(channel), 0);
+  return { confirmed: subscribed('email'), pending: counts.email.pending, endpoints };
 }
 
 const csvField = (value: string) => (/[",\r\n]/.test(value) || /^[=+\-@\t]/.test(value) ? `"${(/^[=+\-@\t]/.test(value) ? `'${value}` : value).replace(/"/g, '""')}"` : value);
