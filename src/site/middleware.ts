@@ -6,7 +6,7 @@ import { defineMiddleware, sequence } from 'astro:middleware';
 import { DATA_VERSION_HEADER, dataVersionOf } from './data/data-version.ts';
 import { siteData } from './data/site-data.ts';
 import { SnapshotUnavailableError } from './data/snapshot-cache.ts';
-import { enhanceScript } from './scripts/enhance.ts';
+import { siteScriptHashes } from './scripts/site-scripts.ts';
 import { siteStylesheetHashes } from './styles/site-stylesheet.ts';
 import { contentSecurityPolicy, securityHeaders } from './security/csp.ts';
 import { BASE_PATH_HEADER, EXPORT_HEADER, normalizeBasePath } from './view/internal-request.ts';
@@ -119,7 +119,7 @@ const site = defineMiddleware(async (context, next) => {
   // A page for its audience alone: never framed elsewhere, kept by no cache, indexed by no engine.
   const privateView = context.locals.privateView;
   const frameAncestors = privateView ? 'none' : context.locals.frameAncestors;
-  const csp = contentSecurityPolicy({ scripts: [enhanceScript.hash], styles: [...siteStylesheetHashes(siteConfig().theme), ...context.locals.cspStyles], frameAncestors, formOrigin: context.locals.formOrigin });
+  const csp = contentSecurityPolicy({ scripts: siteScriptHashes, styles: [...siteStylesheetHashes(siteConfig().theme), ...context.locals.cspStyles], frameAncestors, formOrigin: context.locals.formOrigin });
   for (const [name, value] of Object.entries(securityHeaders(csp, frameAncestors, privateView ? 'private' : undefined))) response.headers.set(name, value);
   if (privateView) for (const [name, value] of Object.entries(PRIVATE_HEADERS)) response.headers.set(name, value);
   return response;

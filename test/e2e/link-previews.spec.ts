@@ -8,6 +8,8 @@ import { request } from 'undici';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { apiFor, demoPage } from './support/api.ts';
+import { statusFirstScript } from '../../src/site/scripts/status-first.ts';
+import { sha256Source } from '../../src/site/security/csp.ts';
 
 const DOMAIN = 'status.acme.test';
 
@@ -164,8 +166,13 @@ test('a page named <script> with a 200-character incident title unfurls as text 
     expect(tags.title?.startsWith(`${name}: `)).toBe(true);
     expect(tags.description!.endsWith('…')).toBe(true);
     expect(await page.title()).not.toBe('pwned');
-    // The only script is the page's own inline one, at the end of the body.
-    expect(await page.locator('script').count()).toBe(1);
+    // The only scripts are the page's own, each allowed by its hash: the yield point after the banner
+    // and the enhancement at the end of the body.
+    const scripts = await page.locator('script').evaluateAll((elements) => elements.map((script) => script.textContent ?? ''));
+    expect(scripts).toHaveLength(2);
+    expect(scripts[0]).toBe(statusFirstScript.source);
+    const policy = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
+    for (const script of scripts) expect(policy).toContain(sha256Source(script));
     const card = await bytesOf(tags.image!);
     expect(card.status).toBe(200);
     const png = PNG.sync.read(card.body);

@@ -83,7 +83,7 @@ test.describe('routes on the main host', () => {
       expect(headers['x-content-type-options']).toBe('nosniff');
       expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
       expect(headers['content-security-policy']).toMatch(/default-src 'none'/);
-      expect(headers['content-security-policy']).toMatch(/script-src 'sha256-[^']+'(;|$)/);
+      expect(headers['content-security-policy']).toMatch(/script-src 'sha256-[^']+'( 'sha256-[^']+')*(;|$)/);
       expect(headers['content-security-policy']).not.toContain('unsafe-inline');
     }
   });

@@ -2,6 +2,7 @@ import { test, expect } from './fixtures.ts';
 import { apiFor, demoPage } from './support/api.ts';
 import { startApiProxy } from './support/api-proxy.ts';
 import { startPorchlightProcess } from './support/porchlight-process.ts';
+import { statusFirstScript } from '../../src/site/scripts/status-first.ts';
 
 test('owner HTML and CSS cannot run script or inject markup', async ({ page, porchlight }) => {
   const api = apiFor(porchlight);
@@ -32,7 +33,8 @@ test('owner HTML and CSS cannot run script or inject markup', async ({ page, por
     await page.getByText('bold').click();
     expect(dialogs).toEqual([]);
     expect(await page.evaluate(() => document.body.dataset.pwned ?? null)).toBeNull();
-    expect(await page.locator('main script, header script, footer script').count()).toBe(0);
+    // The only script among the page's content is the site's own yield point after the status banner.
+    expect(await page.locator('main script, header script, footer script').evaluateAll((scripts) => scripts.map((script) => script.textContent))).toEqual([statusFirstScript.source]);
     expect(await page.locator('header img[src="x"], iframe, svg[onload], [onclick], [onerror], [style]').count()).toBe(0);
     expect(await page.locator('a[href^="javascript"]').count()).toBe(0);
     // The owner CSS stayed one style element (after the site's own): nothing after it became markup.
