@@ -54,6 +54,12 @@ export function withRange(cidrs: readonly string[], text: string): string[] {
   return cidrs.includes(range) ? [...cidrs] : [...cidrs, range];
 }
 
+/** The stored form of a new shared passphrase, its length checked; throws AccessChangeError. */
+export async function passphraseHash(passphrase: string): Promise<string> {
+  if (passwordProblem(passphrase)) throw new AccessChangeError('passphrase-short', `the passphrase must be at least ${PASSWORD_MIN_LENGTH} characters`);
+  return hashPassword(passphrase);
+}
+
 export const withoutRange = (cidrs: readonly string[], range: string): string[] => cidrs.filter((cidr) => cidr !== range);
 
 /** Allowed e-mail domains (comma- or space-separated, `@` dropped, lower-case) and a `name=value` claim; at least one. */
@@ -106,8 +112,7 @@ export async function changeAccess(store: AudienceStore, pageId: string, change:
   let next: PageAccess;
   if (change.kind === 'mode') next = await store.setAccess(pageId, { mode: change.mode }, now);
   else if (change.kind === 'passphrase') {
-    if (change.passphrase !== null && passwordProblem(change.passphrase)) throw new AccessChangeError('passphrase-short', `the passphrase must be at least ${PASSWORD_MIN_LENGTH} characters`);
-    next = await store.setAccess(pageId, { passphraseHash: change.passphrase === null ? null : await hashPassword(change.passphrase) }, now);
+    next = await store.setAccess(pageId, { passphraseHash: change.passphrase === null ? null : await passphraseHash(change.passphrase) }, now);
   } else if (change.kind === 'add-range') next = await store.setAccess(pageId, { cidrs: withRange(current?.cidrs ?? [], change.range) }, now);
   else if (change.kind === 'remove-range') next = await store.setAccess(pageId, { cidrs: withoutRange(current?.cidrs ?? [], change.range) }, now);
   else {
