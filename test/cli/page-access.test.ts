@@ -2,7 +2,7 @@
  * `porchlight page-access remove-viewer` and the viewers in `page-access show`, against the real
  * API in its own process: one viewer's grant ends (another's stays), the change joins the
  * console's audit trail with the grant before and nothing after, an unknown viewer is a usage
- * error on one line, and the command has its help. And `page-access set` refuses
+ * error on one line, and the command has its help. And `page-access set` / `invite` refuse
  * through the checks they share with the console (src/audiences/access-changes.ts): the shared
  * message after the flag's name, on one line, exit 2, nothing written.
  */
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createClient, type ApiClient } from '../../src/api/index.ts';
-import { AccessChangeError, oidcRule, passphraseHash, withRange } from '../../src/audiences/access-changes.ts';
+import { AccessChangeError, invite, oidcRule, passphraseHash, withRange } from '../../src/audiences/access-changes.ts';
 import { AudienceStore } from '../../src/audiences/store.ts';
 import { runCli } from '../../src/cli/run.ts';
 import { ConsoleStore, consoleLocation } from '../../src/console/store.ts';
@@ -20,7 +20,7 @@ import { startApiProcess, type ApiProcess } from '../e2e/support/api-process.ts'
 // The shared checks wrapped, not replaced: a test sees that the CLI refused through them.
 vi.mock('../../src/audiences/access-changes.ts', async (importOriginal) => {
   const shared = await importOriginal<typeof import('../../src/audiences/access-changes.ts')>();
-  return { ...shared, withRange: vi.fn(shared.withRange), passphraseHash: vi.fn(shared.passphraseHash), oidcRule: vi.fn(shared.oidcRule) };
+  return { ...shared, withRange: vi.fn(shared.withRange), passphraseHash: vi.fn(shared.passphraseHash), oidcRule: vi.fn(shared.oidcRule), invite: vi.fn(shared.invite) };
 });
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
@@ -30,6 +30,7 @@ let api: ApiProcess;
 let client: ApiClient;
 let env: NodeJS.ProcessEnv;
 let pageId: string;
+let bareId: string;
 
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -52,6 +53,7 @@ beforeAll(async () => {
   api = await startApiProcess(path.join(dir, 'api.db'));
   client = createClient({ baseUrl: api.url, apiKey: api.key });
   pageId = (await client.statusPages.create({ name: 'Build farm', slug: 'build-farm', isPublic: false })).id;
+  bareId = (await client.statusPages.create({ name: 'No audience', slug: 'no-audience', isPublic: false })).id;
   env = { STATUS_API_URL: api.url, STATUS_API_KEY: api.key, AUDIENCES_DB: path.join(dir, 'audiences.db'), SUBSCRIBERS_DB: path.join(dir, 'subscribers.db') };
   // The console's store exists on this machine: CLI changes are recorded in its audit trail.
   await (await ConsoleStore.open(consoleLocation(null, env.SUBSCRIBERS_DB ?? ''))).close();
@@ -125,7 +127,7 @@ function refusedWith(result: { code: number; out: string; err: string }, message
   expect(result.err.trimEnd().split('\n')).toEqual([`porchlight: ${message} (see porchlight page-access ${command} --help)`]);
 }
 
-describe('page-access set refuses through the shared checks', () => {
+describe('page-access set and invite refuse through the shared checks', () => {
   const secretFile = async (name: string, content: string) => {
     const file = path.join(dir, name);
     await writeFile(file, `${content}\n`);
@@ -170,4 +172,13 @@ describe('page-access set refuses through the shared checks', () => {
     expect(access?.oidc).toMatchObject({ issuer: 'https://login.example.com', emailDomains: ['example.com'], claim: { name: 'groups', value: 'ops' } });
   });
 
+  it('invite to a page without an audience: the shared refusal with the way out, no invitation made', async () => {
+    const result = await cli('page-access', 'invite', 'no-audience', '--label', 'Contractor');
+    expect(invite).toHaveBeenCalledOnce();
+    refusedWith(result, 'the page has no audience yet: run porchlight page-access set no-audience first', 'invite');
+    expect(await withAudiences((store) => store.invitations(bareId))).toEqual([]);
+    const made = await cli('page-access', 'invite', 'build-farm', '--label', '  Contractor  ', '--json');
+    expect(made.err).toBe('');
+    expect(JSON.parse(made.out)).toMatchObject({ label: 'Contractor' });
+  });
 });

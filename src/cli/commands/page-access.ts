@@ -210,11 +210,12 @@ export const pageAccessCommands: Command[] = [
     positionals: ['PAGE'],
     async run(context, { values, positionals: [typed = ''] }) {
       const page = await pageOf(context, typed);
-      const label = required(values, 'label').trim().slice(0, 200);
       const expiresAt = context.now.getTime() + parseDuration(text(values, 'expires') ?? '7d', '--expires');
       return withStore(context.env, async (store) => {
-        if (!(await store.access(page.id))) throw new UsageError(`the page "${page.slug}" has no audience yet: run porchlight page-access set ${page.slug} first`);
-        const { invitation, token, audit } = await refusedAsUsage(() => invite(store, page.id, label, expiresAt, context.now.getTime()));
+        // The shared invite() is the one check of the label and of the page's audience.
+        const hint = (error: AccessChangeError) => (error.code === 'no-audience' ? `: run porchlight page-access set ${page.slug} first` : '');
+        const { invitation, token, audit } = await refusedAsUsage(() => invite(store, page.id, required(values, 'label'), expiresAt, context.now.getTime()), { hint });
+        const { label } = invitation;
         const url = invitationUrl(context.connection.siteUrl, token);
         // The link is printed, never recorded.
         return { human: fields([['invitation', invitation.id], ['label', label], ['expires', utc(new Date(expiresAt))], ['link', url]]), json: { id: invitation.id, label, expiresAt: utc(new Date(expiresAt)), url }, audit: { target: page.id, ...audit } };
