@@ -5,7 +5,7 @@
  * is "set" or "none", an invitation's token never appears, the OpenID Connect client secret
  * never leaves the store. The running site (every replica) re-reads the store every 2 seconds.
  */
-import { hashPassword, passwordProblem, PASSWORD_MIN_LENGTH } from '../auth/password.ts';
+import { hashPassword, passwordProblem, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/password.ts';
 import { CidrError, parseCidr } from './cidr.ts';
 import { PRIVATE_PREFIX } from './gated-routes.ts';
 import type { AccessMode, AudienceStore, Invitation, OidcSettings, PageAccess, ViewerGrant } from './store.ts';
@@ -56,7 +56,7 @@ export function withRange(cidrs: readonly string[], text: string): string[] {
 
 /** The stored form of a new shared passphrase, its length checked; throws AccessChangeError. */
 export async function passphraseHash(passphrase: string): Promise<string> {
-  if (passwordProblem(passphrase)) throw new AccessChangeError('passphrase-short', `the passphrase must be at least ${PASSWORD_MIN_LENGTH} characters`);
+  if (passwordProblem(passphrase)) throw new AccessChangeError('passphrase-short', `the passphrase must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`);
   return hashPassword(passphrase);
 }
 

@@ -151,6 +151,7 @@ describe('page-access set and invite refuse through the shared checks', () => {
     const result = await cli('page-access', 'set', 'build-farm', '--passphrase-file', await secretFile('short', 'too short'));
     expect(passphraseHash).toHaveBeenCalledExactlyOnceWith('too short');
     refusedWith(result, `--passphrase-file: ${await sharedMessage(() => passphraseHash('too short'))}`, 'set');
+    expect(result.err).toContain('the passphrase must be 12 to 256 characters');
     expect((await withAudiences((store) => store.access(pageId)))?.passphraseHash).toBeNull();
   });
 

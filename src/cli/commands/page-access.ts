@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import type { StatusPage } from '../../api/index.ts';
 import { AccessChangeError, accessAuditValue, invitationUrl, invite, oidcRule, passphraseHash, removeViewer, revokeInvitation, withRange } from '../../audiences/access-changes.ts';
 import { ACCESS_MODES, AudienceStore, type OidcSettings, type PageAccess } from '../../audiences/store.ts';
-import { PASSWORD_MIN_LENGTH } from '../../auth/password.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/password.ts';
 import { DatabaseUrlError, parseDatabaseUrl } from '../../store/database-url.ts';
 import { StoreConnectError, StoreVersionError } from '../../store/errors.ts';
 import { storeLocation } from '../../store/location.ts';
@@ -144,7 +144,7 @@ export const pageAccessCommands: Command[] = [
     usage: 'PAGE [--mode unlisted|sign-in-shown] [--passphrase-file FILE | --no-passphrase] [--cidr RANGE]… [--no-cidrs] [--oidc-issuer URL --oidc-client-id ID --oidc-client-secret-file FILE (--oidc-email-domain D)… [--oidc-claim name=value] | --no-oidc]',
     optionHelp: [
       '--mode MODE                     unlisted (strangers get the 404 of a missing page; the default) or sign-in-shown (the page\'s address offers sign-in, and nothing else)',
-      `--passphrase-file FILE          a shared passphrase (first line of FILE, at least ${PASSWORD_MIN_LENGTH} characters), kept as an scrypt hash`,
+      `--passphrase-file FILE          a shared passphrase (first line of FILE, ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters), kept as an scrypt hash`,
       '--no-passphrase                 remove the passphrase',
       '--cidr RANGE                    an address range let in without signing in (repeatable; replaces the list), e.g. 10.0.0.0/8',
       '--no-cidrs                      remove every address range',
