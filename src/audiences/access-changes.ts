@@ -5,7 +5,7 @@
  * is "set" or "none", an invitation's token never appears, the OpenID Connect client secret
  * never leaves the store. The running site (every replica) re-reads the store every 2 seconds.
  */
-import { hashPassword, passwordProblem, PASSWORD_MIN_LENGTH } from '../auth/password.ts';
+import { hashPassword, passwordProblem, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/password.ts';
 import { CidrError, parseCidr } from './cidr.ts';
 import { PRIVATE_PREFIX } from './gated-routes.ts';
 import type { AccessMode, AudienceStore, Invitation, OidcSettings, PageAccess, ViewerGrant } from './store.ts';
@@ -52,6 +52,12 @@ export function withRange(cidrs: readonly string[], text: string): string[] {
     throw error;
   }
   return cidrs.includes(range) ? [...cidrs] : [...cidrs, range];
+}
+
+/** The stored form of a new shared passphrase, its length checked; throws AccessChangeError. */
+export async function passphraseHash(passphrase: string): Promise<string> {
+  if (passwordProblem(passphrase)) throw new AccessChangeError('passphrase-short', `the passphrase must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`);
+  return hashPassword(passphrase);
 }
 
 export const withoutRange = (cidrs: readonly string[], range: string): string[] => cidrs.filter((cidr) => cidr !== range);
@@ -106,8 +112,7 @@ export async function changeAccess(store: AudienceStore, pageId: string, change:
   let next: PageAccess;
   if (change.kind === 'mode') next = await store.setAccess(pageId, { mode: change.mode }, now);
   else if (change.kind === 'passphrase') {
-    if (change.passphrase !== null && passwordProblem(change.passphrase)) throw new AccessChangeError('passphrase-short', `the passphrase must be at least ${PASSWORD_MIN_LENGTH} characters`);
-    next = await store.setAccess(pageId, { passphraseHash: change.passphrase === null ? null : await hashPassword(change.passphrase) }, now);
+    next = await store.setAccess(pageId, { passphraseHash: change.passphrase === null ? null : await passphraseHash(change.passphrase) }, now);
   } else if (change.kind === 'add-range') next = await store.setAccess(pageId, { cidrs: withRange(current?.cidrs ?? [], change.range) }, now);
   else if (change.kind === 'remove-range') next = await store.setAccess(pageId, { cidrs: withoutRange(current?.cidrs ?? [], change.range) }, now);
   else {

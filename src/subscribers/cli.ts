@@ -15,10 +15,11 @@ const USAGE = 'usage: npm run subscribers -- list | export | remove <subscriber 
 
 /**
  * A webhook or chat URL as an operator may see it: its host only. A chat service's incoming-webhook
- * URL is itself a credential (and a webhook's path may carry one), so the path never shows.
+ * URL is itself a credential (and a webhook's path may carry one), so the path never shows. No URL,
+ * or one that does not parse, is `unknown` ('?' on screen; the CSV export's column stays empty).
  */
-export function endpointHost(url: string | null): string {
-  return url && URL.canParse(url) ? new URL(url).host : '?';
+export function endpointHost(url: string | null, unknown = '?'): string {
+  return url && URL.canParse(url) ? new URL(url).host : unknown;
 }
 
 /** How a subscriber is named to the operator: the address, or the channel and the URL's host. */
@@ -36,7 +37,7 @@ function csvField(value: string): string {
 
 function toCsv(subscribers: readonly Subscriber[]): string {
   // Newer columns last (locale: empty = the page's default language; channel and the webhook URL's host), so the older ones keep their places.
-  const rows = subscribers.map((s) => [s.id, s.pageId, s.channel === 'email' ? s.email : (s.contactEmail ?? ''), s.state, s.components.join(' '), new Date(s.createdAt).toISOString(), s.locale ?? '', s.channel, s.endpointUrl && URL.canParse(s.endpointUrl) ? endpointHost(s.endpointUrl) : ''].map(csvField).join(','));
+  const rows = subscribers.map((s) => [s.id, s.pageId, s.channel === 'email' ? s.email : (s.contactEmail ?? ''), s.state, s.components.join(' '), new Date(s.createdAt).toISOString(), s.locale ?? '', s.channel, endpointHost(s.endpointUrl, '')].map(csvField).join(','));
   return `${['id', 'page_id', 'email', 'state', 'components', 'created_at', 'locale', 'channel', 'endpoint_host'].join(',')}\r\n${rows.map((row) => `${row}\r\n`).join('')}`;
 }
 

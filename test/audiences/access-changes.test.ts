@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AccessChangeError, accessAuditValue, changeAccess, invitationDays, invitationUrl, invite, oidcRule, removeViewer, revokeInvitation, withoutRange, withRange } from '../../src/audiences/access-changes.ts';
+import { AccessChangeError, accessAuditValue, changeAccess, invitationDays, invitationUrl, invite, oidcRule, passphraseHash, removeViewer, revokeInvitation, withoutRange, withRange } from '../../src/audiences/access-changes.ts';
 import { AudienceStore } from '../../src/audiences/store.ts';
 
 const T0 = Date.UTC(2026, 10, 28, 10);
@@ -56,6 +56,14 @@ describe('form text', () => {
   it('makes an invitation link on the site, or a path', () => {
     expect(invitationUrl('https://status.example.com/', 'inv_a.sig')).toBe('https://status.example.com/_porchlight/private/invite/inv_a.sig');
     expect(invitationUrl(null, 'inv_a.sig')).toBe('/_porchlight/private/invite/inv_a.sig');
+  });
+});
+
+describe('the passphrase', () => {
+  it('is hashed only when its length is right (12 to 256 characters), else refused as passphrase-short', async () => {
+    expect(await refusal(passphraseHash('eleven char'))).toBe('passphrase-short');
+    expect(await refusal(passphraseHash('x'.repeat(257)))).toBe('passphrase-short');
+    expect(await passphraseHash('twelve chars')).toMatch(/^scrypt\$/);
   });
 });
 

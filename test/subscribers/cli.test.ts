@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/subscribers/cli.ts';
+import { endpointHost, runCli } from '../../src/subscribers/cli.ts';
 import { SubscriberStore } from '../../src/subscribers/store.ts';
 
 let dir = '';
@@ -50,6 +50,17 @@ describe('npm run subscribers', () => {
   });
 });
 
+describe('endpointHost', () => {
+  it('is the URL\'s host, else the placeholder asked for (\'?\' unless told)', () => {
+    expect(endpointHost('https://hooks.slack.com/services/T000/B000/SECRET', '')).toBe('hooks.slack.com');
+    expect(endpointHost('https://ops.example:8443/in')).toBe('ops.example:8443');
+    expect(endpointHost('not a url')).toBe('?');
+    expect(endpointHost(null)).toBe('?');
+    expect(endpointHost('not a url', '')).toBe('');
+    expect(endpointHost(null, '')).toBe('');
+  });
+});
+
 describe('npm run subscribers with DATABASE_URL', () => {
   it('refuses a malformed URL in one line without repeating it', async () => {
     let text = '';
@@ -69,6 +80,8 @@ describe('npm run subscribers with DATABASE_URL', () => {
     expect(list.text).toContain('slack hooks.slack.com');
     expect(list.text).toContain('webhook ops.example (contact ops@example.com)');
     const csv = (await run(['export'], path)).text;
+    expect(csv).toContain('"slack","hooks.slack.com"\r\n');
+    expect(csv).toContain('"webhook","ops.example"\r\n');
     for (const text of [list.text, csv]) {
       expect(text).not.toContain('SECRETPATH');
       expect(text).not.toContain('TOKEN');

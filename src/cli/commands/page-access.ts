@@ -9,10 +9,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { StatusPage } from '../../api/index.ts';
-import { CidrError, parseCidr } from '../../audiences/cidr.ts';
-import { AccessChangeError, accessAuditValue, invitationUrl, invite, removeViewer, revokeInvitation } from '../../audiences/access-changes.ts';
+import { AccessChangeError, accessAuditValue, invitationUrl, invite, oidcRule, passphraseHash, removeViewer, revokeInvitation, withRange } from '../../audiences/access-changes.ts';
 import { ACCESS_MODES, AudienceStore, type OidcSettings, type PageAccess } from '../../audiences/store.ts';
-import { hashPassword, passwordProblem, PASSWORD_MIN_LENGTH } from '../../auth/password.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/password.ts';
 import { DatabaseUrlError, parseDatabaseUrl } from '../../store/database-url.ts';
 import { StoreConnectError, StoreVersionError } from '../../store/errors.ts';
 import { storeLocation } from '../../store/location.ts';
@@ -82,12 +81,6 @@ function accessLines(page: StatusPage, access: PageAccess | null): string {
   ]);
 }
 
-function claimOf(value: string): { name: string; value: string } {
-  const at = value.indexOf('=');
-  if (at < 1) throw new UsageError('--oidc-claim must be name=value');
-  return { name: value.slice(0, at).trim(), value: value.slice(at + 1).trim() };
-}
-
 async function oidcOf(values: Record<string, unknown> & Parameters<typeof text>[0], current: OidcSettings | null): Promise<OidcSettings | null | undefined> {
   if (flag(values, 'no-oidc')) return null;
   const issuer = text(values, 'oidc-issuer');
@@ -96,18 +89,21 @@ async function oidcOf(values: Record<string, unknown> & Parameters<typeof text>[
   const secretPath = text(values, 'oidc-client-secret-file');
   const clientSecret = secretPath ? await secretFile(secretPath, 'oidc-client-secret-file') : current?.clientSecret;
   if (!clientSecret) throw new UsageError('--oidc-client-secret-file is required with --oidc-issuer');
-  const claim = text(values, 'oidc-claim');
-  const domains = texts(values, 'oidc-email-domain').map((domain) => domain.trim().toLowerCase().replace(/^@/, ''));
-  if (domains.length === 0 && !claim) throw new UsageError('name who may sign in: --oidc-email-domain DOMAIN (repeatable) or --oidc-claim name=value');
-  return { issuer, clientId: required(values, 'oidc-client-id'), clientSecret, emailDomains: domains, claim: claim ? claimOf(claim) : null };
+  const claim = text(values, 'oidc-claim')?.trim() ?? '';
+  // The shared rule refuses a bad claim, or no rule at all: name the flag that was (or was not) given.
+  const rule = await refusedAsUsage(() => oidcRule(texts(values, 'oidc-email-domain').join(' '), claim), { flag: claim ? '--oidc-claim' : '--oidc-email-domain' });
+  return { issuer, clientId: required(values, 'oidc-client-id'), clientSecret, ...rule };
 }
 
-/** A refused change as the CLI says it: one line, exit 2. */
-async function refusedAsUsage<T>(work: Promise<T>): Promise<T> {
+/**
+ * A change the shared code (src/audiences/access-changes.ts) refuses, as the CLI says it: one line,
+ * exit 2, after the flag it is about when there is one.
+ */
+async function refusedAsUsage<T>(work: () => T | Promise<T>, edge: { flag?: string; hint?: (error: AccessChangeError) => string } = {}): Promise<T> {
   try {
-    return await work;
+    return await work();
   } catch (error) {
-    if (error instanceof AccessChangeError) throw new UsageError(error.message);
+    if (error instanceof AccessChangeError) throw new UsageError(`${edge.flag ? `${edge.flag}: ` : ''}${error.message}${edge.hint?.(error) ?? ''}`);
     throw error;
   }
 }
@@ -148,7 +144,7 @@ export const pageAccessCommands: Command[] = [
     usage: 'PAGE [--mode unlisted|sign-in-shown] [--passphrase-file FILE | --no-passphrase] [--cidr RANGE]… [--no-cidrs] [--oidc-issuer URL --oidc-client-id ID --oidc-client-secret-file FILE (--oidc-email-domain D)… [--oidc-claim name=value] | --no-oidc]',
     optionHelp: [
       '--mode MODE                     unlisted (strangers get the 404 of a missing page; the default) or sign-in-shown (the page\'s address offers sign-in, and nothing else)',
-      `--passphrase-file FILE          a shared passphrase (first line of FILE, at least ${PASSWORD_MIN_LENGTH} characters), kept as an scrypt hash`,
+      `--passphrase-file FILE          a shared passphrase (first line of FILE, ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters), kept as an scrypt hash`,
       '--no-passphrase                 remove the passphrase',
       '--cidr RANGE                    an address range let in without signing in (repeatable; replaces the list), e.g. 10.0.0.0/8',
       '--no-cidrs                      remove every address range',
@@ -188,17 +184,11 @@ export const pageAccessCommands: Command[] = [
       if (passphrasePath && flag(values, 'no-passphrase')) throw new UsageError('--passphrase-file and --no-passphrase exclude each other');
       if (passphrasePath) {
         const passphrase = await secretFile(passphrasePath, 'passphrase-file');
-        if (passwordProblem(passphrase)) throw new UsageError(`--passphrase-file: the passphrase must be at least ${PASSWORD_MIN_LENGTH} characters`);
-        change.passphraseHash = await hashPassword(passphrase);
+        change.passphraseHash = await refusedAsUsage(() => passphraseHash(passphrase), { flag: '--passphrase-file' });
       }
       if (flag(values, 'no-passphrase')) change.passphraseHash = null;
       const cidrs = texts(values, 'cidr');
-      try {
-        if (cidrs.length > 0) change.cidrs = cidrs.map((range) => { parseCidr(range); return range.trim(); });
-      } catch (error) {
-        if (error instanceof CidrError) throw new UsageError(`--cidr: ${error.message}`);
-        throw error;
-      }
+      if (cidrs.length > 0) change.cidrs = await refusedAsUsage(() => cidrs.reduce<string[]>((list, range) => withRange(list, range), []), { flag: '--cidr' });
       if (flag(values, 'no-cidrs')) change.cidrs = [];
       return withStore(context.env, async (store) => {
         const before = await store.access(page.id);
@@ -220,11 +210,12 @@ export const pageAccessCommands: Command[] = [
     positionals: ['PAGE'],
     async run(context, { values, positionals: [typed = ''] }) {
       const page = await pageOf(context, typed);
-      const label = required(values, 'label').trim().slice(0, 200);
       const expiresAt = context.now.getTime() + parseDuration(text(values, 'expires') ?? '7d', '--expires');
       return withStore(context.env, async (store) => {
-        if (!(await store.access(page.id))) throw new UsageError(`the page "${page.slug}" has no audience yet: run porchlight page-access set ${page.slug} first`);
-        const { invitation, token, audit } = await refusedAsUsage(invite(store, page.id, label, expiresAt, context.now.getTime()));
+        // The shared invite() is the one check of the label and of the page's audience.
+        const hint = (error: AccessChangeError) => (error.code === 'no-audience' ? `: run porchlight page-access set ${page.slug} first` : '');
+        const { invitation, token, audit } = await refusedAsUsage(() => invite(store, page.id, required(values, 'label'), expiresAt, context.now.getTime()), { hint });
+        const { label } = invitation;
         const url = invitationUrl(context.connection.siteUrl, token);
         // The link is printed, never recorded.
         return { human: fields([['invitation', invitation.id], ['label', label], ['expires', utc(new Date(expiresAt))], ['link', url]]), json: { id: invitation.id, label, expiresAt: utc(new Date(expiresAt)), url }, audit: { target: page.id, ...audit } };
@@ -242,7 +233,7 @@ export const pageAccessCommands: Command[] = [
     positionals: ['INVITATION_ID'],
     async run(context, { positionals: [id = ''] }) {
       return withStore(context.env, async (store) => {
-        const revoked = await refusedAsUsage(revokeInvitation(store, null, id.trim(), context.now.getTime()));
+        const revoked = await refusedAsUsage(() => revokeInvitation(store, null, id.trim(), context.now.getTime()));
         return { human: `revoked ${id}`, json: { id, revoked: true }, audit: { target: revoked.invitation.pageId, before: revoked.before, after: revoked.after } };
       });
     },
@@ -276,7 +267,7 @@ export const pageAccessCommands: Command[] = [
     async run(context, { positionals: [typed = '', viewerId = ''] }) {
       const page = await pageOf(context, typed);
       return withStore(context.env, async (store) => {
-        const removed = await refusedAsUsage(removeViewer(store, page.id, viewerId.trim(), context.now.getTime()));
+        const removed = await refusedAsUsage(() => removeViewer(store, page.id, viewerId.trim(), context.now.getTime()));
         return {
           human: `removed ${removed.grant.viewerId} (${removed.grant.via}: ${removed.grant.subject}) from ${page.slug}`,
           json: { page: page.id, viewer: removed.grant.viewerId, removed: true },
