@@ -198,7 +198,8 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
   const notFound = (req: Request, signed: Signed | null) => message(req, signed, 404, req.i18n.t('console.notFound'), req.i18n.t('console.notFound'));
   const operatorActor = (operator: Operator) => `operator:${operator.id} ${operator.email}`;
   const actor = (signed: Signed) => operatorActor(signed.operator);
-  const audit = (signed: Signed, action: string, target: string, before: unknown, after: unknown) => store.record({ actor: actor(signed), action, target, before, after }, now());
+  const auditBy = (operator: Operator, action: string, target: string, before: unknown, after: unknown) => store.record({ actor: operatorActor(operator), action, target, before, after }, now());
+  const audit = (signed: Signed, action: string, target: string, before: unknown, after: unknown) => auditBy(signed.operator, action, target, before, after);
 
   async function signIn(request: IncomingMessage, req: Request): Promise<Answer> {
     const cookies: string[] = [];
@@ -228,7 +229,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     return startSession(req, found.operator, redirect(''));
   }
 
-  const passkeys = createPasskeyRoutes({ store, throttle, publicUrl: options.publicUrl, now, audit: (operator, action, target, before, after) => store.record({ actor: operatorActor(operator), action, target, before, after }, now()) });
+  const passkeys = createPasskeyRoutes({ store, throttle, publicUrl: options.publicUrl, now, audit: auditBy });
   const passkeyPart = (ctx: views.ViewContext) => (passkeys.offered ? signInPasskeyPart(ctx) : '');
   /** A page with a passkey form may load the console's script (by its address) and fetch its options. */
   function withPasskeyScript(req: Request, answer: Answer): Answer {
