@@ -22,14 +22,13 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { SMTPServer } from 'smtp-server';
 import { createClient } from '../src/api/index.ts';
-import { SubscriberStore } from '../src/subscribers/store.ts';
 import { replicaToolsAvailable, startReplicaSet, until, type ReplicaSet } from '../test/support/replicas.ts';
 import { createIncident, demoPage } from '../test/replicas/support.ts';
 import { CONFORMANCE_FILES, timeConformance } from './lib/conformance-time.ts';
 import { loadGenerator, runLoad, type LoadResult } from './lib/load.ts';
 import { root } from './lib/processes.ts';
+import { countingSmtp, seedConfirmedSubscribers, type CountingSmtp } from './lib/subscriber-fixtures.ts';
 import { parseReplicasArgs, replicasSection, withReplicasSection, type ChecksResume, type FanOut, type ReplicasResult, type ReplicasSizes } from './lib/replicas-report.ts';
 import { measureWriteLatency } from './write-latency.ts';
 
@@ -42,25 +41,6 @@ const KILLED_RUN_SECONDS = 6;
 /** How long after its creation every replica's scheduler has a monitor (the engine's resync, 30 s, and a margin). */
 const RESYNC_MS = 35_000;
 
-/** A catch-all SMTP server that counts each recipient it accepts a message for. */
-async function countingSmtp(): Promise<{ port: number; perRecipient: Map<string, number>; close(): Promise<void> }> {
-  const perRecipient = new Map<string, number>();
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      stream.on('data', () => undefined);
-      stream.on('end', () => {
-        for (const recipient of session.envelope.rcptTo) perRecipient.set(recipient.address, (perRecipient.get(recipient.address) ?? 0) + 1);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return { port: (server.server.address() as AddressInfo).port, perRecipient, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 /** A loopback HTTP target that answers every check 200. */
 async function checkTarget(): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((_request, response) => response.end('ok'));
@@ -72,25 +52,6 @@ async function checkTarget(): Promise<{ url: string; close(): Promise<void> }> {
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** Confirmed subscribers written straight into the shared store, a few writers at once. */
-async function seed(databaseUrl: string, pageId: string, subscribers: number): Promise<void> {
-  const store = await SubscriberStore.open({ dialect: 'postgres', url: databaseUrl });
-  try {
-    const writers = 4;
-    await Promise.all(
-      Array.from({ length: writers }, async (_, writer) => {
-        for (let i = writer; i < subscribers; i += writers) {
-          const address = `subscriber${i}@example.com`;
-          const request = (await store.subscribe(pageId, { address, key: address }, [], Date.now()))!;
-          await store.confirm(request.token, Date.now());
-        }
-      }),
-    );
-  } finally {
-    await store.close();
-  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -192,9 +153,9 @@ async function killOneReplica(set: ReplicaSet, monitor: FollowedMonitor, connect
 }
 
 /** Every subscriber of the demo page mailed about one incident, by the three replicas' senders. */
-async function fanOut(set: ReplicaSet, smtp: Awaited<ReturnType<typeof countingSmtp>>, subscribers: number): Promise<FanOut> {
+async function fanOut(set: ReplicaSet, smtp: CountingSmtp, subscribers: number): Promise<FanOut> {
   const page = await demoPage(set.api);
-  await seed(set.databaseUrl, page.id, subscribers);
+  await seedConfirmedSubscribers({ dialect: 'postgres', url: set.databaseUrl }, page.id, subscribers, 4);
   const created = performance.now();
   await createIncident(set.api, page.monitorId, 'Bench: replicas fan-out');
   let seconds: number | null = null;

@@ -8,49 +8,17 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { createClient } from '../src/api/index.ts';
-import { SubscriberStore } from '../src/subscribers/store.ts';
 import { loadGenerator, median, runLoad, type LoadResult } from './lib/load.ts';
 import { residentMiB, root, startApi, startPorchlight } from './lib/processes.ts';
 import { freePort } from './lib/free-port.ts';
+import { countingSmtp, seedConfirmedSubscribers } from './lib/subscriber-fixtures.ts';
 import { metricsUrlOf, threadMemoryMiB, type ThreadMemoryMiB } from './lib/thread-memory.ts';
 
 const SUBSCRIBERS = 10_000;
 const CONNECTIONS = 100;
 /** At the default pace (SUBSCRIPTION_MAILS_PER_SECOND=50) the fan-out takes about 200 s. */
 const FAN_OUT_LIMIT_MS = 600_000;
-
-/** A catch-all SMTP server that only counts what it accepts. */
-async function countingSmtp(): Promise<{ port: number; count: () => number; close(): Promise<void> }> {
-  let received = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.on('data', () => undefined);
-      stream.on('end', () => {
-        received += 1;
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return { port: (server.server.address() as AddressInfo).port, count: () => received, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-async function seed(databasePath: string, pageId: string): Promise<void> {
-  const store = await SubscriberStore.open(databasePath);
-  const now = Date.now();
-  for (let i = 0; i < SUBSCRIBERS; i += 1) {
-    const address = `subscriber${i}@example.com`;
-    const request = (await store.subscribe(pageId, { address, key: address }, [], now))!;
-    await store.confirm(request.token, now);
-  }
-  await store.close();
-}
 
 interface Runs {
   requestsPerSecond: number[];
@@ -86,7 +54,7 @@ async function main(): Promise<Result> {
     for await (const page of client.statusPages.listAll()) if (page.slug === 'acme') acme = page;
     if (!acme) throw new Error('no demo page');
     const subscribersDb = path.join(dir, 'subscribers.db');
-    await seed(subscribersDb, acme.id);
+    await seedConfirmedSubscribers(subscribersDb, acme.id, SUBSCRIBERS);
     // Both sites alike but for subscriptions, with the default freshness (30 s) and push updates,
     // which need each site's public address for the API's webhook. They run side by side and
     // are loaded in turn, a few seconds each, while the fan-out runs: on a shared machine only
