@@ -79,6 +79,40 @@ test('monitor cards below the first screen are skipped until scrolled near, then
   await expect(last.locator('a.pl-uptime__bar')).toBeVisible();
 });
 
+for (const width of [375, 1280]) {
+  test(`a skipped card's placeholder is its drawn height at ${width} px, where its name and stats take the lines expected`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 720 });
+    await page.goto('/acme');
+    const cards = await page.locator('.pl-monitors__list > li').evaluateAll((items) =>
+      items.map((item) => {
+        const placeholder = Number.parseFloat(getComputedStyle(item).containIntrinsicBlockSize.replace('auto', ''));
+        (item as HTMLElement).style.setProperty('content-visibility', 'visible');
+        const head = item.querySelector('.pl-monitor__head')!.getBoundingClientRect().height;
+        const badge = item.querySelector('.pl-badge')!.getBoundingClientRect().height;
+        return { placeholder, drawn: item.getBoundingClientRect().height, nameWraps: head > badge + 1 };
+      }),
+    );
+    const expected = cards.filter((card) => !card.nameWraps);
+    expect(expected.length).toBeGreaterThanOrEqual(5);
+    for (const card of expected) expect(Math.abs(card.placeholder - card.drawn)).toBeLessThan(0.5);
+  });
+}
+
+test('a jump past cards never drawn lands where it aimed: nothing moves once the cards near it are drawn', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/acme');
+  const heading = page.locator('#recent-incidents-heading');
+  // Before any frame draws the cards near it: where the jump put the heading.
+  const aimed = await heading.evaluate((element) => {
+    location.hash = '#recent-incidents';
+    return element.getBoundingClientRect().top;
+  });
+  const cards = page.locator('.pl-monitor__name');
+  await expect.poll(() => cards.evaluateAll((names) => names.filter((name) => name.checkVisibility({ contentVisibilityAuto: true })).length)).toBeGreaterThan(0);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  expect(Math.abs((await heading.evaluate((element) => element.getBoundingClientRect().top)) - aimed)).toBeLessThan(1);
+});
+
 test('cards on the first screen are drawn in the first frame, never as their placeholder, and nothing shifts', async ({ browser, baseURL }) => {
   // A window tall enough to hold the first cards (the sections below them stay off it).
   const viewport = { width: 1280, height: 2500 };
