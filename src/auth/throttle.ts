@@ -44,7 +44,8 @@ export function delayAfter(failures: number, rule: DelayRule): number {
   return Math.min(rule.capMs, rule.baseMs * 2 ** doublings);
 }
 
-export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterMs: number };
+/** A refusal says how long to wait, and in the whole seconds a Retry-After header and a sentence give. */
+export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterMs: number; retryAfterSeconds: number };
 
 /** Keys are bounded and case-folded: an account typed in capitals is the same account. */
 function keysOf(account: string, address: string): { kind: keyof Omit<ThrottlePolicy, 'forgetAfterMs'>; key: string }[] {
@@ -73,7 +74,7 @@ export class SignInThrottle {
       const row = await this.db.get('SELECT blocked_until FROM sign_in_throttle WHERE key = ?', key);
       if (row) wait = Math.max(wait, readRow('sign_in_throttle', row).time('blocked_until') - now);
     }
-    return wait > 0 ? { allowed: false, retryAfterMs: wait } : { allowed: true };
+    return wait > 0 ? { allowed: false, retryAfterMs: wait, retryAfterSeconds: Math.ceil(wait / 1000) } : { allowed: true };
   }
 
   /** Counts a failed attempt; resolves to the longest delay it set (0: none). */

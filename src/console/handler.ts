@@ -214,7 +214,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     const password = req.form.get('password') ?? '';
     const verdict = await throttle.check(email, req.address, now());
     if (!verdict.allowed) {
-      const seconds = Math.ceil(verdict.retryAfterMs / 1000);
+      const seconds = verdict.retryAfterSeconds;
       const answer = withCookies(new Answer(429, views.signInView(ctx, email, req.i18n.t('console.slowDown', { seconds }), passkeyPart(ctx))));
       answer.retryAfter = seconds;
       return answer;

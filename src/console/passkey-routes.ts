@@ -137,7 +137,7 @@ export function createPasskeyRoutes(options: PasskeyRoutesOptions) {
       const account = throttleAccount(operator?.email ?? null, answer?.id ?? '');
       const verdict = await throttle.check(account, req.address, now());
       if (!verdict.allowed) {
-        const seconds = Math.ceil(verdict.retryAfterMs / 1000);
+        const seconds = verdict.retryAfterSeconds;
         return { kind: 'page', status: 429, body: req.problem({ slowDown: seconds }), retryAfter: seconds };
       }
       // A user handle, when the authenticator gives one, names the operator the passkey was made for.

@@ -93,8 +93,9 @@ describe.each(DIALECTS)('SignInThrottle on %s', (dialect) => {
     }
     expect(delays.slice(0, 3)).toEqual([0, 0, 0]);
     expect(delays[9]).toBe(64_000);
-    const guesser = await throttle.check('alice@example.com', '203.0.113.9', now);
-    expect(guesser.allowed).toBe(false);
+    const guesser = await throttle.check('alice@example.com', '203.0.113.9', now + 500);
+    // 63.5 s left: a Retry-After of 64 whole seconds, never 63 (a client retrying then is refused again).
+    expect(guesser).toEqual({ allowed: false, retryAfterMs: 63_500, retryAfterSeconds: 64 });
     // From another address: the account's delay only, capped at seconds.
     const elsewhere = await throttle.check('alice@example.com', '198.51.100.7', now);
     expect(elsewhere.allowed ? 0 : elsewhere.retryAfterMs).toBeLessThanOrEqual(DEFAULT_THROTTLE_POLICY.account.capMs);

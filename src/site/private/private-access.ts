@@ -141,7 +141,7 @@ async function signInPost(visit: Visit, slug: string): Promise<Response> {
   const now = Date.now();
   const verdict = await visit.stores.throttle.check(account, visit.client, now);
   if (!verdict.allowed) {
-    const seconds = Math.ceil(verdict.retryAfterMs / 1000);
+    const seconds = verdict.retryAfterSeconds;
     return withHeaders(signInPage(visit, slug, i18n.t('private.tooManyAttempts', { seconds }), 429), { 'retry-after': String(seconds) });
   }
   const gated = audienceBook()?.bySlug(slug) ?? null;
