@@ -10,6 +10,7 @@
  */
 import type { StatusPage } from '../api/index.ts';
 import { endpointHost } from '../subscribers/cli.ts';
+import { csvTable } from '../subscribers/csv.ts';
 import { parseEmailAddress } from '../subscribers/email-address.ts';
 import { SUBSCRIBER_CHANNELS, type PageSubscriberCounts, type Subscriber, type SubscriberChannel, type SubscriberState, type SubscriberStore } from '../subscribers/store.ts';
 import type { Translator } from '../site/i18n/translator.ts';
@@ -38,12 +39,10 @@ export function summarize(counts: PageSubscriberCounts | undefined): PageCounts 
   return { confirmed: subscribed('email'), pending: counts.email.pending, endpoints };
 }
 
-const csvField = (value: string) => (/[",\r\n]/.test(value) || /^[=+\-@\t]/.test(value) ? `"${(/^[=+\-@\t]/.test(value) ? `'${value}` : value).replace(/"/g, '""')}"` : value);
-
 /** A page's confirmed e-mail addresses as CSV (a formula-looking cell is defused). */
 export function confirmedCsv(subscribers: readonly Subscriber[], pageId: string): string {
-  const rows = subscribers.filter((s) => s.pageId === pageId && s.channel === 'email' && s.state !== 'pending').map((s) => [s.email, new Date(s.createdAt).toISOString(), s.locale ?? ''].map(csvField).join(','));
-  return `email,subscribed_at,locale\r\n${rows.map((row) => `${row}\r\n`).join('')}`;
+  const confirmed = subscribers.filter((s) => s.pageId === pageId && s.channel === 'email' && s.state !== 'pending');
+  return csvTable(['email', 'subscribed_at', 'locale'], confirmed.map((s) => [s.email, new Date(s.createdAt).toISOString(), s.locale ?? '']));
 }
 
 /** Slack, Discord and Microsoft Teams are names; a webhook is a word of the catalog. */

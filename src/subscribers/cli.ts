@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { DatabaseUrlError, parseDatabaseUrl } from '../store/database-url.ts';
 import { StoreConnectError, StoreVersionError } from '../store/errors.ts';
 import { storeLocation } from '../store/location.ts';
+import { csvTable } from './csv.ts';
 import { SubscriberStore, type Subscriber } from './store.ts';
 
 const USAGE = 'usage: npm run subscribers -- list | export | remove <subscriber id, e-mail address or webhook URL>';
@@ -29,16 +30,10 @@ export function reachedAt(s: Subscriber): string {
   return `${s.channel} ${host}${s.contactEmail ? ` (contact ${s.contactEmail})` : ''}`;
 }
 
-/** RFC 4180: quote every field, double the quotes inside; a leading =+-@ cannot start a formula. */
-function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return `"${safe.replace(/"/g, '""')}"`;
-}
-
 function toCsv(subscribers: readonly Subscriber[]): string {
   // Newer columns last (locale: empty = the page's default language; channel and the webhook URL's host), so the older ones keep their places.
-  const rows = subscribers.map((s) => [s.id, s.pageId, s.channel === 'email' ? s.email : (s.contactEmail ?? ''), s.state, s.components.join(' '), new Date(s.createdAt).toISOString(), s.locale ?? '', s.channel, endpointHost(s.endpointUrl, '')].map(csvField).join(','));
-  return `${['id', 'page_id', 'email', 'state', 'components', 'created_at', 'locale', 'channel', 'endpoint_host'].join(',')}\r\n${rows.map((row) => `${row}\r\n`).join('')}`;
+  const header = ['id', 'page_id', 'email', 'state', 'components', 'created_at', 'locale', 'channel', 'endpoint_host'];
+  return csvTable(header, subscribers.map((s) => [s.id, s.pageId, s.channel === 'email' ? s.email : (s.contactEmail ?? ''), s.state, s.components.join(' '), new Date(s.createdAt).toISOString(), s.locale ?? '', s.channel, endpointHost(s.endpointUrl, '')]));
 }
 
 export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv, out: (text: string) => void): Promise<number> {
