@@ -29,7 +29,7 @@ import { consoleGate, type GateSettings } from './gate.ts';
 import type { ClientAddressOf } from '../audiences/client-address.ts';
 import { negotiateLocale } from './language.ts';
 import { CONSOLE_PATH, consoleHref, isConsoleTarget } from './paths.ts';
-import { isRole, may, type Permission } from './roles.ts';
+import { isRole, may, OPERATOR_SUBJECT, type Permission } from './roles.ts';
 import { OperatorExistsError, type ConsoleStore, type Operator } from './store.ts';
 import { CONSOLE_CSS_HASH } from './style.ts';
 import * as views from './views.ts';
@@ -56,7 +56,6 @@ const THEMING_BODY_BYTES = 256 * 1024;
 const SESSION_COOKIE = 'pl-console';
 /** The sign-in and set-up forms' CSRF secret, before there is a session. */
 const PRE_COOKIE = 'pl-console-pre';
-const OPERATOR = 'operator';
 
 export interface ConsoleOptions extends GateSettings {
   store: ConsoleStore;
@@ -178,7 +177,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
   async function signedIn(request: IncomingMessage, secure: boolean): Promise<Signed | null> {
     const token = readCookie(request.headers.cookie, cookieName({ name: SESSION_COOKIE, secure }));
     const session = token ? await sessions.lookup(token, now()) : null;
-    if (!token || !session || session.subject.kind !== OPERATOR) return null;
+    if (!token || !session || session.subject.kind !== OPERATOR_SUBJECT) return null;
     const operator = await store.operator(session.subject.id);
     return operator ? { operator, token, csrf: csrfToken(token) } : null;
   }
@@ -261,7 +260,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
   }
 
   async function startSession(req: Request, operator: Operator, answer: Answer): Promise<Answer> {
-    const { token, session } = await sessions.create({ kind: OPERATOR, id: operator.id }, now());
+    const { token, session } = await sessions.create({ kind: OPERATOR_SUBJECT, id: operator.id }, now());
     answer.cookies.push(serializeCookie({ name: SESSION_COOKIE, secure: req.secure, maxAgeSeconds: (session.absoluteExpiresAt - session.createdAt) / 1000, path: CONSOLE_PATH }, token));
     answer.cookies.push(clearCookie({ name: PRE_COOKIE, secure: req.secure, path: CONSOLE_PATH }));
     return answer;
@@ -284,7 +283,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     const done = await store.completeSetup(token, await hashPassword(password, options.passwordCost), now());
     if (!done) return answer(new Answer(410, views.messageView(ctx, req.i18n.t('console.setupHeading'), req.i18n.t('console.setupInvalid'))));
     // A new password ends every other session of the operator.
-    await sessions.revokeAll({ kind: OPERATOR, id: done.id }, now());
+    await sessions.revokeAll({ kind: OPERATOR_SUBJECT, id: done.id }, now());
     await store.record({ actor: `operator:${done.id} ${done.email}`, action: 'operator.set-password', target: done.id, before: null, after: null }, now());
     return startSession(req, done, redirect(''));
   }
@@ -499,7 +498,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
       const ctx = ctxOf(req, signed);
       return new Answer(409, views.operatorsView(ctx, await store.operators(), null, req.i18n.t('console.lastAdmin'), (operator) => operatorRowActions(ctx, operator)));
     }
-    if (change.kind === 'remove') await sessions.revokeAll({ kind: OPERATOR, id }, now());
+    if (change.kind === 'remove') await sessions.revokeAll({ kind: OPERATOR_SUBJECT, id }, now());
     await audit(signed, change.kind === 'remove' ? 'operator.remove' : 'operator.role', id, operatorAuditValue(result.before), operatorAuditValue(result.after));
     return redirect(id === signed.operator.id && change.kind === 'remove' ? 'sign-in' : 'operators');
   }
@@ -545,7 +544,7 @@ export function createConsole(options: ConsoleOptions): ConsoleHandler {
     if (path === 'sign-out' || path === 'sign-out-everywhere') {
       if (method !== 'POST') return notFound(req, signed);
       if (path === 'sign-out') await sessions.revoke(signed.token, now());
-      else await sessions.revokeAll({ kind: OPERATOR, id: signed.operator.id }, now());
+      else await sessions.revokeAll({ kind: OPERATOR_SUBJECT, id: signed.operator.id }, now());
       const answer = redirect('sign-in');
       answer.cookies.push(clearCookie({ name: SESSION_COOKIE, secure: req.secure, path: CONSOLE_PATH }));
       return answer;

@@ -3,6 +3,9 @@
  * and maintenance; an editor also changes branding, CSS and page settings; an admin also manages
  * operators, pages and domains. Checked on the server for every request (never only hidden in a form).
  */
+/** The kind of a console operator's session in the sign-in store (src/auth/session-store.ts). */
+export const OPERATOR_SUBJECT = 'operator';
+
 export const ROLES = ['viewer', 'responder', 'editor', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 

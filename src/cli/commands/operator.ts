@@ -1,12 +1,16 @@
 /**
- * `porchlight operator add|list|remove|role` and `porchlight audit`: the console's operators and its audit
- * trail, read from the console's store on this machine (src/console/cli-store.ts), not the API.
+ * `porchlight operator add|list|remove|role|passkeys|remove-passkey` and `porchlight audit`: the
+ * console's operators, their passkeys and its audit trail, read from the console's store on this
+ * machine (src/console/cli-store.ts), not the API.
  */
+import { authLocation } from '../../auth/location.ts';
+import { openAuthDatabase, SessionStore } from '../../auth/session-store.ts';
 import { DEFAULT_SMTP_FROM, readSmtpSettings, smtpConnection } from '../../contract/smtp.ts';
+import type { Passkey } from '../../console/passkey-store.ts';
 import { OperatorExistsError, type ConsoleStore, type Operator } from '../../console/store.ts';
 import type { OperatorChange } from '../../console/operator-rules.ts';
-import { openConsoleStore, cliActor } from '../../console/cli-store.ts';
-import { isRole, ROLES } from '../../console/roles.ts';
+import { openConsoleStore, cliActor, subscribersDbOf } from '../../console/cli-store.ts';
+import { isRole, OPERATOR_SUBJECT, ROLES } from '../../console/roles.ts';
 import { parseEmailAddress } from '../../subscribers/email-address.ts';
 import { UsageError } from '../cli-error.ts';
 import { text, type Command, type StoreContext } from '../command.ts';
@@ -42,8 +46,7 @@ const auditValue = (operator: Operator | null) => (operator ? { email: operator.
 
 /** Removes an operator or changes their role, audited with the values before and after. */
 async function changeOperator(context: StoreContext, who: string, change: OperatorChange): Promise<{ before: Operator; after: Operator | null }> {
-  const store = await openConsoleStore(context.env, false);
-  if (!store) throw new UsageError('no console store (no operator was ever added)');
+  const store = await existingStore(context);
   try {
     const target = await findOperator(store, who);
     const result = await store.changeOperator(target.id, change, context.now.getTime());
@@ -54,6 +57,35 @@ async function changeOperator(context: StoreContext, who: string, change: Operat
     await store.close();
   }
 }
+
+/** The console's store, or a usage error when there is none yet. */
+async function existingStore(context: StoreContext): Promise<ConsoleStore> {
+  const store = await openConsoleStore(context.env, false);
+  if (!store) throw new UsageError('no console store (no operator was ever added)');
+  return store;
+}
+
+/** The one passkey a name or a credential id names among an operator's. */
+function pickPasskey(keys: readonly Passkey[], which: string, email: string): Passkey {
+  const byId = keys.find((key) => key.credentialId === which);
+  if (byId) return byId;
+  const named = keys.filter((key) => key.label === which);
+  if (named.length === 1) return named[0]!;
+  if (named.length > 1) throw new UsageError(`${email} has ${named.length} passkeys named "${which}": give the credential id (porchlight operator passkeys ${email})`);
+  throw new UsageError(`${email} has no passkey "${which}"`);
+}
+
+/** Ends every console session of an operator (the sign-in store beside the console's); resolves to how many. */
+async function signOut(context: StoreContext, operatorId: string): Promise<number> {
+  const authDb = await openAuthDatabase(authLocation(context.env.DATABASE_URL?.trim() || null, subscribersDbOf(context.env)));
+  try {
+    return await new SessionStore(authDb).revokeAll({ kind: OPERATOR_SUBJECT, id: operatorId }, context.now.getTime());
+  } finally {
+    await authDb.close();
+  }
+}
+
+const day = (at: number | null) => (at === null ? 'never' : new Date(at).toISOString().slice(0, 16).replace('T', ' '));
 
 export const operatorCommands: Command[] = [
   {
@@ -137,6 +169,58 @@ export const operatorCommands: Command[] = [
         human: operators.length === 0 ? 'no operators' : table(['ID', 'EMAIL', 'ROLE', 'PASSWORD'], operators.map((o) => [o.id, o.email, o.role, o.hasPassword ? 'set' : 'not yet'])),
         json: operators.map((o) => ({ id: o.id, email: o.email, role: o.role, passwordSet: o.hasPassword })),
       };
+    },
+  },
+  {
+    words: ['operator', 'passkeys'],
+    needs: 'store',
+    summary: "list an operator's passkeys: name, when added and last used, credential id",
+    usage: 'EMAIL|ID',
+    optionHelp: [],
+    options: {},
+    examples: ['porchlight operator passkeys oncall@example.com'],
+    positionals: ['EMAIL|ID'],
+    async run(context, { positionals: [who = ''] }) {
+      const store = await existingStore(context);
+      try {
+        const operator = await findOperator(store, who);
+        const keys = await store.passkeys().ofOperator(operator.id);
+        return {
+          human: keys.length === 0 ? `${operator.email} has no passkeys` : table(['NAME', 'ADDED (UTC)', 'LAST USED (UTC)', 'CREDENTIAL ID'], keys.map((key) => [key.label || '-', day(key.createdAt), day(key.lastUsedAt), key.credentialId])),
+          json: keys.map((key) => ({ name: key.label, credentialId: key.credentialId, addedAt: new Date(key.createdAt).toISOString(), lastUsedAt: key.lastUsedAt === null ? null : new Date(key.lastUsedAt).toISOString() })),
+        };
+      } finally {
+        await store.close();
+      }
+    },
+  },
+  {
+    words: ['operator', 'remove-passkey'],
+    needs: 'store',
+    summary: "remove an operator's passkey (a lost or stolen device); --sign-out also ends their sessions",
+    usage: 'EMAIL|ID NAME|CREDENTIAL-ID [--sign-out]',
+    optionHelp: ['--sign-out            also end every console session of the operator (the device may hold one)'],
+    options: { 'sign-out': { type: 'boolean' } },
+    examples: ['porchlight operator remove-passkey oncall@example.com "Work laptop" --sign-out'],
+    positionals: ['EMAIL|ID', 'NAME|CREDENTIAL-ID'],
+    async run(context, { values, positionals: [who = '', which = ''] }) {
+      const store = await existingStore(context);
+      try {
+        const operator = await findOperator(store, who);
+        const key = pickPasskey(await store.passkeys().ofOperator(operator.id), which, operator.email);
+        const removed = await store.passkeys().remove(operator.id, key.credentialId);
+        if (!removed) throw new UsageError(`${operator.email} has no passkey "${which}"`);
+        // Audited like the console's own removal, with the CLI as the actor.
+        await store.record({ actor: cliActor(), action: 'operator.passkey.remove', target: operator.id, before: { label: removed.label, credentialId: removed.credentialId }, after: null }, context.now.getTime());
+        const ended = values['sign-out'] === true ? await signOut(context, operator.id) : null;
+        const sessions = ended === null ? '' : `; ended ${ended} session${ended === 1 ? '' : 's'}`;
+        return {
+          human: `removed passkey "${removed.label || removed.credentialId}" of ${operator.email}${sessions}`,
+          json: { operator: operator.email, name: removed.label, credentialId: removed.credentialId, removed: true, sessionsEnded: ended },
+        };
+      } finally {
+        await store.close();
+      }
     },
   },
   {
