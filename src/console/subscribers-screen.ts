@@ -45,6 +45,19 @@ export function confirmedCsv(subscribers: readonly Subscriber[], pageId: string)
   return csvTable(['email', 'subscribed_at', 'locale'], confirmed.map((s) => [s.email, new Date(s.createdAt).toISOString(), s.locale ?? '']));
 }
 
+/**
+ * A page's webhook and chat subscriptions as CSV: the URL's host only (a chat webhook's URL is a
+ * credential), as `npx porchlight subscribers export` writes it, with the contact address a webhook
+ * subscriber may leave.
+ */
+export function endpointsCsv(subscribers: readonly Subscriber[], pageId: string): string {
+  const endpoints = subscribers.filter((s) => s.pageId === pageId && s.channel !== 'email');
+  return csvTable(
+    ['channel', 'endpoint_host', 'contact_email', 'state', 'components', 'subscribed_at', 'locale'],
+    endpoints.map((s) => [s.channel, endpointHost(s.endpointUrl, ''), s.contactEmail ?? '', s.state, s.components.join(' '), new Date(s.createdAt).toISOString(), s.locale ?? '']),
+  );
+}
+
 /** Slack, Discord and Microsoft Teams are names; a webhook is a word of the catalog. */
 export function channelName(i18n: Translator, channel: SubscriberChannel): string {
   return { email: i18n.t('console.email'), webhook: i18n.t('console.channelWebhook'), slack: 'Slack', discord: 'Discord', teams: 'Microsoft Teams' }[channel];
@@ -82,7 +95,8 @@ export function subscribersView(ctx: ViewContext, data: SubscribersData, notice:
   const { pages, isAdmin } = data;
   const rows = pages.map((p) => {
     const count = summarize(data.counts.get(p.id));
-    return html`<tr><td>${p.name}</td><td>${count.confirmed}</td><td>${count.pending}</td><td>${count.endpoints}</td>${isAdmin ? html`<td><a href="${consoleHref(`subscribers/export?page=${encodeURIComponent(p.id)}`)}" download="subscribers-${p.slug}.csv">${i18n.t('console.exportCsv')}</a></td>` : ''}</tr>`;
+    const exports = html`<a href="${consoleHref(`subscribers/export?page=${encodeURIComponent(p.id)}`)}" download="subscribers-${p.slug}.csv">${i18n.t('console.exportCsv')}</a>${count.endpoints > 0 ? html`<br><a href="${consoleHref(`subscribers/export?page=${encodeURIComponent(p.id)}&channels=endpoints`)}" download="webhooks-and-chats-${p.slug}.csv">${i18n.t('console.exportEndpointsCsv')}</a>` : ''}`;
+    return html`<tr><td>${p.name}</td><td>${count.confirmed}</td><td>${count.pending}</td><td>${count.endpoints}</td>${isAdmin ? html`<td>${exports}</td>` : ''}</tr>`;
   });
   const removal = isAdmin
     ? html`<h2>${i18n.t('console.removeSubscriber')}</h2><form method="post" action="${consoleHref('subscribers/remove')}">${csrfField(ctx)}
@@ -97,7 +111,7 @@ ${removal}${endpointsSection(ctx, data)}`);
 
 export type SubscribersPart = 'list' | 'export' | 'remove' | 'remove-endpoint';
 
-/** GET subscribers, GET subscribers/export?page=ID, POST subscribers/remove, POST subscribers/remove-endpoint. */
+/** GET subscribers, GET subscribers/export?page=ID[&channels=endpoints], POST subscribers/remove, POST subscribers/remove-endpoint. */
 export async function subscribersScreen(tools: ScreenTools, req: ScreenRequest, store: SubscriberStore | null, part: SubscribersPart, query: URLSearchParams): Promise<ScreenAnswer> {
   const isAdmin = may(req.role, 'operators');
   const mayRemoveEndpoints = may(req.role, 'branding');
@@ -120,6 +134,11 @@ export async function subscribersScreen(tools: ScreenTools, req: ScreenRequest, 
   if (part === 'export') {
     const chosen = pages.find((p) => p.id === query.get('page'));
     if (!chosen) return { refused: 'not-found' };
+    if (query.get('channels') === 'endpoints') {
+      const endpoints = store ? (await Promise.all(SUBSCRIBER_CHANNELS.filter((channel) => channel !== 'email').map((channel) => store.ofPage(chosen.id, channel)))).flat() : [];
+      endpoints.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+      return { status: 200, body: endpointsCsv(endpoints, chosen.id), download: `webhooks-and-chats-${chosen.slug}.csv` };
+    }
     return { status: 200, body: confirmedCsv(store ? await store.ofPage(chosen.id, 'email') : [], chosen.id), download: `subscribers-${chosen.slug}.csv` };
   }
   if (req.method !== 'POST') return { refused: 'not-found' };

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StatusPage } from '../../src/api/index.ts';
-import { confirmedCsv, subscribersScreen, summarize } from '../../src/console/subscribers-screen.ts';
+import { confirmedCsv, endpointsCsv, subscribersScreen, summarize } from '../../src/console/subscribers-screen.ts';
 import type { Role } from '../../src/console/roles.ts';
 import type { ScreenAnswer, ScreenTools } from '../../src/console/screen.ts';
 import type { Operator } from '../../src/console/store.ts';
@@ -34,6 +34,14 @@ describe('the console\'s subscribers screen', () => {
   it('exports one page\'s confirmed e-mail addresses only, a formula-looking cell defused', () => {
     expect(confirmedCsv(subscribers, 'pg_a')).toBe('email,subscribed_at,locale\r\nada@example.com,2026-11-01T00:00:00.000Z,fr\r\n"\'=cmd@example.com",2026-11-01T00:00:00.000Z,\r\n');
     expect(confirmedCsv(subscribers, 'pg_none')).toBe('email,subscribed_at,locale\r\n');
+  });
+
+  it("exports one page's webhook and chat subscriptions by the URL's host only", () => {
+    const withContact = [...subscribers, { ...base, id: 's6', pageId: 'pg_a', email: '', state: 'pending' as const, channel: 'slack' as const, endpointUrl: 'https://hooks.slack.com/services/T0/B0/SECRET', contactEmail: 'ops@example.com', components: ['m1', 'm2'] }];
+    const csv = endpointsCsv(withContact, 'pg_a');
+    expect(csv).toBe('channel,endpoint_host,contact_email,state,components,subscribed_at,locale\r\nwebhook,hooks.example.com,,confirmed,,2026-11-01T00:00:00.000Z,\r\nslack,hooks.slack.com,ops@example.com,pending,m1 m2,2026-11-01T00:00:00.000Z,\r\n');
+    expect(csv).not.toContain('SECRET');
+    expect(endpointsCsv(withContact, 'pg_b')).toBe('channel,endpoint_host,contact_email,state,components,subscribed_at,locale\r\n');
   });
 });
 
@@ -73,6 +81,16 @@ describe('webhook and chat subscriptions on the subscribers screen', () => {
     expect(shown).not.toContain('/services/');
     expect(shown).not.toContain('subscribers/remove-endpoint');
     expect(body(await subscribersScreen(tools, { ...ask('editor'), method: 'GET' }, store, 'list', new URLSearchParams()))).toContain(`<input type="hidden" name="id" value="${slackId}">`);
+  });
+
+  it('an admin exports them from the store, host only, linked from the page\'s row; an editor may not', async () => {
+    const endpoints = new URLSearchParams({ page: 'pg_a', channels: 'endpoints' });
+    const exported = await subscribersScreen(tools, { ...ask('admin'), method: 'GET' }, store, 'export', endpoints);
+    expect(exported).toMatchObject({ status: 200, download: 'webhooks-and-chats-acme.csv' });
+    expect(body(exported)).toBe(`channel,endpoint_host,contact_email,state,components,subscribed_at,locale\r\nslack,hooks.slack.com,,confirmed,,${new Date(T0).toISOString()},\r\n`);
+    expect(await subscribersScreen(tools, { ...ask('editor'), method: 'GET' }, store, 'export', endpoints)).toEqual({ refused: 'forbidden' });
+    const shown = body(await subscribersScreen(tools, { ...ask('admin'), method: 'GET' }, store, 'list', new URLSearchParams()));
+    expect(shown).toContain('subscribers/export?page=pg_a&amp;channels=endpoints" download="webhooks-and-chats-acme.csv">Export webhooks and chats (CSV)</a>');
   });
 
   it('an editor removes one with the CLI\'s call, audited with the host before; a responder is refused; an e-mail subscriber is not one', async () => {

@@ -238,7 +238,12 @@ test('an admin sees subscriber counts, downloads a page\'s confirmed addresses a
     await page.getByRole('link', { name: 'Subscribers', exact: true }).click();
     // The counts' table (the webhooks and chats table names the page too).
     const row = page.getByRole('table').first().getByRole('row').filter({ has: page.getByRole('cell', { name: acme.name, exact: true }) });
-    await expect(row.getByRole('cell')).toHaveText([acme.name, '2', '1', '2', 'Export confirmed addresses (CSV)']);
+    await expect(row.getByRole('cell')).toHaveText([acme.name, '2', '1', '2', /^Export confirmed addresses \(CSV\)\s*Export webhooks and chats \(CSV\)$/]);
+    // Webhooks and chats exported as the CLI exports them: by host, never the URL.
+    const endpointsCsv = await page.request.get(new URL(await row.getByRole('link', { name: 'Export webhooks and chats (CSV)' }).getAttribute('href') ?? '', page.url()).href);
+    expect(endpointsCsv.headers()['content-type']).toContain('text/csv');
+    expect((await endpointsCsv.text()).trim().split('\r\n').map((line) => line.split(',').slice(0, 2).join(' '))).toEqual(['channel endpoint_host', 'slack hooks.slack.com', 'webhook ops.example']);
+    expect(await endpointsCsv.text()).not.toMatch(/SECRETTOKEN|OTHERTOKEN/);
     // The chat subscription by its host only (its URL is a credential), removed with a button.
     await expect(page.getByRole('region', { name: 'Webhooks and chats' })).toContainText('hooks.slack.com');
     expect(await page.content()).not.toMatch(/SECRETTOKEN|OTHERTOKEN/);

@@ -135,6 +135,7 @@ export const ar: Catalog = {
   'console.confirmed': 'مؤكَّدون',
   'console.waiting': 'بانتظار التأكيد',
   'console.exportCsv': 'تصدير العناوين المؤكَّدة (CSV)',
+  'console.exportEndpointsCsv': 'تصدير خطافات الويب والدردشات (CSV)',
   'console.removeSubscriber': 'إزالة مشترك',
   'console.subscriberNotFound': 'لا يوجد مشترك بهذا العنوان في هذه الصفحة.',
   'console.subscriberRemoved': 'تمت إزالة {email}.',

@@ -135,6 +135,7 @@ export const de: Catalog = {
   'console.confirmed': 'Bestätigt',
   'console.waiting': 'Warten auf Bestätigung',
   'console.exportCsv': 'Bestätigte Adressen exportieren (CSV)',
+  'console.exportEndpointsCsv': 'Webhooks und Chats exportieren (CSV)',
   'console.removeSubscriber': 'Abonnenten entfernen',
   'console.subscriberNotFound': 'Kein Abonnent mit dieser Adresse auf dieser Seite.',
   'console.subscriberRemoved': '{email} wurde entfernt.',

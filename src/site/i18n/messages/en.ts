@@ -138,6 +138,7 @@ export const en = {
   'console.confirmed': 'Confirmed',
   'console.waiting': 'Waiting for confirmation',
   'console.exportCsv': 'Export confirmed addresses (CSV)',
+  'console.exportEndpointsCsv': 'Export webhooks and chats (CSV)',
   'console.removeSubscriber': 'Remove a subscriber',
   'console.subscriberNotFound': 'No subscriber with that address on that page.',
   'console.subscriberRemoved': '{email} was removed.',

@@ -135,6 +135,7 @@ export const es: Catalog = {
   'console.confirmed': 'Confirmados',
   'console.waiting': 'Esperando confirmación',
   'console.exportCsv': 'Exportar direcciones confirmadas (CSV)',
+  'console.exportEndpointsCsv': 'Exportar webhooks y chats (CSV)',
   'console.removeSubscriber': 'Quitar un suscriptor',
   'console.subscriberNotFound': 'No hay ningún suscriptor con esa dirección en esa página.',
   'console.subscriberRemoved': 'Se quitó {email}.',

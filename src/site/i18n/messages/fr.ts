@@ -135,6 +135,7 @@ export const fr: Catalog = {
   'console.confirmed': 'Confirmés',
   'console.waiting': 'En attente de confirmation',
   'console.exportCsv': 'Exporter les adresses confirmées (CSV)',
+  'console.exportEndpointsCsv': 'Exporter les webhooks et messageries (CSV)',
   'console.removeSubscriber': 'Retirer un abonné',
   'console.subscriberNotFound': 'Aucun abonné avec cette adresse sur cette page.',
   'console.subscriberRemoved': '{email} a été retiré.',

@@ -135,6 +135,7 @@ export const it: Catalog = {
   'console.confirmed': 'Confermati',
   'console.waiting': 'In attesa di conferma',
   'console.exportCsv': 'Esporta gli indirizzi confermati (CSV)',
+  'console.exportEndpointsCsv': 'Esporta webhook e chat (CSV)',
   'console.removeSubscriber': 'Rimuovi un iscritto',
   'console.subscriberNotFound': 'Nessun iscritto con questo indirizzo su questa pagina.',
   'console.subscriberRemoved': '{email} è stato rimosso.',

@@ -135,6 +135,7 @@ export const ja: Catalog = {
   'console.confirmed': '確認済み',
   'console.waiting': '確認待ち',
   'console.exportCsv': '確認済みのアドレスをエクスポート（CSV）',
+  'console.exportEndpointsCsv': 'Webhook とチャットをエクスポート（CSV）',
   'console.removeSubscriber': '購読者を削除',
   'console.subscriberNotFound': 'このページにそのアドレスの購読者はいません。',
   'console.subscriberRemoved': '{email} を削除しました。',

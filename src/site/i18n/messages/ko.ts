@@ -135,6 +135,7 @@ export const ko: Catalog = {
   'console.confirmed': '확인됨',
   'console.waiting': '확인 대기 중',
   'console.exportCsv': '확인된 주소 내보내기(CSV)',
+  'console.exportEndpointsCsv': '웹훅과 채팅 내보내기(CSV)',
   'console.removeSubscriber': '구독자 삭제',
   'console.subscriberNotFound': '이 페이지에 해당 주소의 구독자가 없습니다.',
   'console.subscriberRemoved': '{email}을(를) 삭제했습니다.',

@@ -135,6 +135,7 @@ export const nl: Catalog = {
   'console.confirmed': 'Bevestigd',
   'console.waiting': 'Wacht op bevestiging',
   'console.exportCsv': 'Bevestigde adressen exporteren (CSV)',
+  'console.exportEndpointsCsv': 'Webhooks en chats exporteren (CSV)',
   'console.removeSubscriber': 'Een abonnee verwijderen',
   'console.subscriberNotFound': 'Geen abonnee met dat adres op die pagina.',
   'console.subscriberRemoved': '{email} is verwijderd.',

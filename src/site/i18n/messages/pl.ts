@@ -135,6 +135,7 @@ export const pl: Catalog = {
   'console.confirmed': 'Potwierdzeni',
   'console.waiting': 'Czekają na potwierdzenie',
   'console.exportCsv': 'Eksportuj potwierdzone adresy (CSV)',
+  'console.exportEndpointsCsv': 'Eksportuj webhooki i czaty (CSV)',
   'console.removeSubscriber': 'Usuń subskrybenta',
   'console.subscriberNotFound': 'Brak subskrybenta z tym adresem na tej stronie.',
   'console.subscriberRemoved': 'Usunięto {email}.',

@@ -135,6 +135,7 @@ export const ptBR: Catalog = {
   'console.confirmed': 'Confirmados',
   'console.waiting': 'Aguardando confirmação',
   'console.exportCsv': 'Exportar endereços confirmados (CSV)',
+  'console.exportEndpointsCsv': 'Exportar webhooks e chats (CSV)',
   'console.removeSubscriber': 'Remover um assinante',
   'console.subscriberNotFound': 'Nenhum assinante com esse endereço nessa página.',
   'console.subscriberRemoved': '{email} foi removido.',

@@ -135,6 +135,7 @@ export const zhCN: Catalog = {
   'console.confirmed': '已确认',
   'console.waiting': '等待确认',
   'console.exportCsv': '导出已确认的地址（CSV）',
+  'console.exportEndpointsCsv': '导出 Webhook 和聊天（CSV）',
   'console.removeSubscriber': '移除订阅者',
   'console.subscriberNotFound': '此页面上没有该地址的订阅者。',
   'console.subscriberRemoved': '已移除 {email}。',
