@@ -46,23 +46,24 @@ const auditValue = (operator: Operator | null) => (operator ? { email: operator.
 
 /** Removes an operator or changes their role, audited with the values before and after. */
 async function changeOperator(context: StoreContext, who: string, change: OperatorChange): Promise<{ before: Operator; after: Operator | null }> {
-  const store = await existingStore(context);
-  try {
+  return withExistingStore(context, async (store) => {
     const target = await findOperator(store, who);
     const result = await store.changeOperator(target.id, change, context.now.getTime());
     if (!result.ok) throw new UsageError(result.refusal === 'last-admin' ? `${target.email} is the last admin: make another operator admin first` : `no operator ${who}`);
     await store.record({ actor: cliActor(), action: change.kind === 'remove' ? 'operator.remove' : 'operator.role', target: target.id, before: auditValue(result.before), after: auditValue(result.after) }, context.now.getTime());
     return { before: result.before, after: result.after };
+  });
+}
+
+/** Work on the console's store, closed after; a usage error when there is none yet. */
+async function withExistingStore<T>(context: StoreContext, work: (store: ConsoleStore) => Promise<T>): Promise<T> {
+  const store = await openConsoleStore(context.env, false);
+  if (!store) throw new UsageError('no console store (no operator was ever added)');
+  try {
+    return await work(store);
   } finally {
     await store.close();
   }
-}
-
-/** The console's store, or a usage error when there is none yet. */
-async function existingStore(context: StoreContext): Promise<ConsoleStore> {
-  const store = await openConsoleStore(context.env, false);
-  if (!store) throw new UsageError('no console store (no operator was ever added)');
-  return store;
 }
 
 /** The one passkey a name or a credential id names among an operator's. */
@@ -181,17 +182,14 @@ export const operatorCommands: Command[] = [
     examples: ['porchlight operator passkeys oncall@example.com'],
     positionals: ['EMAIL|ID'],
     async run(context, { positionals: [who = ''] }) {
-      const store = await existingStore(context);
-      try {
+      return withExistingStore(context, async (store) => {
         const operator = await findOperator(store, who);
         const keys = await store.passkeys().ofOperator(operator.id);
         return {
           human: keys.length === 0 ? `${operator.email} has no passkeys` : table(['NAME', 'ADDED (UTC)', 'LAST USED (UTC)', 'CREDENTIAL ID'], keys.map((key) => [key.label || '-', day(key.createdAt), day(key.lastUsedAt), key.credentialId])),
           json: keys.map((key) => ({ name: key.label, credentialId: key.credentialId, addedAt: new Date(key.createdAt).toISOString(), lastUsedAt: key.lastUsedAt === null ? null : new Date(key.lastUsedAt).toISOString() })),
         };
-      } finally {
-        await store.close();
-      }
+      });
     },
   },
   {
@@ -204,8 +202,7 @@ export const operatorCommands: Command[] = [
     examples: ['porchlight operator remove-passkey oncall@example.com "Work laptop" --sign-out'],
     positionals: ['EMAIL|ID', 'NAME|CREDENTIAL-ID'],
     async run(context, { values, positionals: [who = '', which = ''] }) {
-      const store = await existingStore(context);
-      try {
+      return withExistingStore(context, async (store) => {
         const operator = await findOperator(store, who);
         const key = pickPasskey(await store.passkeys().ofOperator(operator.id), which, operator.email);
         const removed = await store.passkeys().remove(operator.id, key.credentialId);
@@ -218,9 +215,7 @@ export const operatorCommands: Command[] = [
           human: `removed passkey "${removed.label || removed.credentialId}" of ${operator.email}${sessions}`,
           json: { operator: operator.email, name: removed.label, credentialId: removed.credentialId, removed: true, sessionsEnded: ended },
         };
-      } finally {
-        await store.close();
-      }
+      });
     },
   },
   {
