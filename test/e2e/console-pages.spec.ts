@@ -242,10 +242,10 @@ test('an admin sees subscriber counts, downloads a page\'s confirmed addresses a
     // Webhooks and chats exported as the CLI exports them: by host, never the URL.
     const endpointsCsv = await page.request.get(new URL(await row.getByRole('link', { name: 'Export webhooks and chats (CSV)' }).getAttribute('href') ?? '', page.url()).href);
     expect(endpointsCsv.headers()['content-type']).toContain('text/csv');
-    const [header, ...lines] = (await endpointsCsv.text()).trim().split('\r\n').map((line) => line.split(',').slice(0, 2).join(' '));
+    const [header, ...endpointLines] = (await endpointsCsv.text()).trim().split('\r\n').map((line) => line.split(',').slice(0, 2).join(' '));
     expect(header).toBe('channel endpoint_host');
     // Oldest first; the two were made within a millisecond or two of each other.
-    expect(lines.sort()).toEqual(['slack hooks.slack.com', 'webhook ops.example']);
+    expect(endpointLines.sort()).toEqual(['slack hooks.slack.com', 'webhook ops.example']);
     expect(await endpointsCsv.text()).not.toMatch(/SECRETTOKEN|OTHERTOKEN/);
     // The chat subscription by its host only (its URL is a credential), removed with a button.
     await expect(page.getByRole('region', { name: 'Webhooks and chats' })).toContainText('hooks.slack.com');
