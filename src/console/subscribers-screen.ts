@@ -72,6 +72,8 @@ export interface SubscribersData {
   isAdmin: boolean;
   /** Editors and admins remove webhook and chat subscriptions. */
   mayRemoveEndpoints: boolean;
+  /** Where the listed webhook and chat subscriptions start (0-based) and whether more follow. */
+  endpointsWindow: { from: number; hasMore: boolean };
 }
 
 function endpointsSection(ctx: ViewContext, data: SubscribersData): ReturnType<typeof html> {
@@ -79,6 +81,13 @@ function endpointsSection(ctx: ViewContext, data: SubscribersData): ReturnType<t
   const names = new Map(data.pages.map((p) => [p.id, p.name]));
   const heading = html`<h2 id="endpoints-heading">${i18n.t('console.endpoints')}</h2>`;
   if (data.endpoints.length === 0) return html`<section aria-labelledby="endpoints-heading">${heading}<p>${i18n.t('console.noEndpoints')}</p></section>`;
+  const { from, hasMore } = data.endpointsWindow;
+  const to = from + data.endpoints.length;
+  const pageLink = (start: number, text: string) => html`<a href="${consoleHref(`subscribers?from=${start}#endpoints-heading`)}">${text}</a>`;
+  const paging =
+    from > 0 || hasMore
+      ? html`<p>${i18n.t('console.endpointsShown', { from: from + 1, to })} ${from > 0 ? pageLink(Math.max(0, from - ENDPOINTS_LISTED), i18n.t('console.endpointsPrevious', { count: ENDPOINTS_LISTED })) : ''} ${hasMore ? pageLink(to, i18n.t('console.endpointsNext', { count: ENDPOINTS_LISTED })) : ''}</p>`
+      : '';
   const rows = data.endpoints.map((s) => {
     const target = endpointHost(s.endpointUrl);
     const remove = data.mayRemoveEndpoints
@@ -87,7 +96,7 @@ function endpointsSection(ctx: ViewContext, data: SubscribersData): ReturnType<t
     return html`<tr><td>${names.get(s.pageId) ?? s.pageId}</td><td>${channelName(i18n, s.channel)}</td><td dir="ltr">${target}</td><td>${i18n.t(STATE_KEYS[s.state])}</td><td>${i18n.dateTime(new Date(s.createdAt).toISOString())}</td>${remove}</tr>`;
   });
   return html`<section aria-labelledby="endpoints-heading">${heading}<p class="muted">${i18n.t('console.endpointsNote')}</p>
-<table><thead><tr><th scope="col">${i18n.t('console.page')}</th><th scope="col">${i18n.t('console.channel')}</th><th scope="col">${i18n.t('console.endpointTarget')}</th><th scope="col">${i18n.t('console.endpointState')}</th><th scope="col">${i18n.t('console.endpointSince')}</th>${data.mayRemoveEndpoints ? html`<th scope="col">${i18n.t('console.actions')}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table></section>`;
+<table><thead><tr><th scope="col">${i18n.t('console.page')}</th><th scope="col">${i18n.t('console.channel')}</th><th scope="col">${i18n.t('console.endpointTarget')}</th><th scope="col">${i18n.t('console.endpointState')}</th><th scope="col">${i18n.t('console.endpointSince')}</th>${data.mayRemoveEndpoints ? html`<th scope="col">${i18n.t('console.actions')}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table>${paging}</section>`;
 }
 
 export function subscribersView(ctx: ViewContext, data: SubscribersData, notice: string | null, problem: string | null): string {
@@ -109,6 +118,12 @@ export function subscribersView(ctx: ViewContext, data: SubscribersData, notice:
 ${removal}${endpointsSection(ctx, data)}`);
 }
 
+/** `?from=N`: a whole number, else the start. */
+function listedFrom(query: URLSearchParams): number {
+  const from = Number(query.get('from') ?? '0');
+  return Number.isSafeInteger(from) && from > 0 ? from : 0;
+}
+
 export type SubscribersPart = 'list' | 'export' | 'remove' | 'remove-endpoint';
 
 /** GET subscribers, GET subscribers/export?page=ID[&channels=endpoints], POST subscribers/remove, POST subscribers/remove-endpoint. */
@@ -117,8 +132,11 @@ export async function subscribersScreen(tools: ScreenTools, req: ScreenRequest, 
   const mayRemoveEndpoints = may(req.role, 'branding');
   const pages = await Array.fromAsync(tools.client.statusPages.listAll());
   const show = async (status: number, notice: string | null, problem: string | null): Promise<ScreenAnswer> => {
-    const [counts, endpoints] = store ? await Promise.all([store.countsByPage(), store.endpoints(ENDPOINTS_LISTED)]) : [new Map<string, PageSubscriberCounts>(), []];
-    return page(status, subscribersView(req.ctx, { pages, counts, endpoints, isAdmin, mayRemoveEndpoints }, notice, problem));
+    // One more than shown: whether a next page exists, without counting.
+    const from = part === 'list' ? listedFrom(query) : 0;
+    const [counts, listed] = store ? await Promise.all([store.countsByPage(), store.endpoints(ENDPOINTS_LISTED + 1, from)]) : [new Map<string, PageSubscriberCounts>(), []];
+    const endpoints = listed.slice(0, ENDPOINTS_LISTED);
+    return page(status, subscribersView(req.ctx, { pages, counts, endpoints, isAdmin, mayRemoveEndpoints, endpointsWindow: { from, hasMore: listed.length > ENDPOINTS_LISTED } }, notice, problem));
   };
   if (part === 'list') return show(200, null, null);
   if (part === 'remove-endpoint') {

@@ -619,9 +619,9 @@ export class SubscriberStore {
     return (await this.db.all('SELECT * FROM subscribers WHERE page_id = ? AND channel = ? ORDER BY created_at, id', pageId, channel)).map(subscriber);
   }
 
-  /** Webhook and chat subscribers of every page, oldest first, at most `limit` (the console lists them). */
-  async endpoints(limit: number): Promise<Subscriber[]> {
-    return (await this.db.all("SELECT * FROM subscribers WHERE channel <> 'email' ORDER BY created_at, id LIMIT ?", limit)).map(subscriber);
+  /** Webhook and chat subscribers of every page, oldest first, at most `limit` after the first `offset` (the console lists them a page at a time). */
+  async endpoints(limit: number, offset = 0): Promise<Subscriber[]> {
+    return (await this.db.all("SELECT * FROM subscribers WHERE channel <> 'email' ORDER BY created_at, id LIMIT ? OFFSET ?", limit, offset)).map(subscriber);
   }
 
   /** Every subscriber, oldest first (the operators' script). */

@@ -83,6 +83,29 @@ describe('webhook and chat subscriptions on the subscribers screen', () => {
     expect(body(await subscribersScreen(tools, { ...ask('editor'), method: 'GET' }, store, 'list', new URLSearchParams()))).toContain(`<input type="hidden" name="id" value="${slackId}">`);
   });
 
+  it('lists them 500 at a time, oldest first, with links to the next and previous 500', async () => {
+    for (let index = 0; index < 501; index += 1) {
+      await store.subscribeEndpoint('pg_a', { channel: 'webhook', url: `https://ops${index}.example/in`, host: `ops${index}.example`, signingSecret: null, contactEmail: null }, [], T0 + 10 + index, null);
+    }
+    const list = async (from: string | null) => body(await subscribersScreen(tools, { ...ask('viewer'), method: 'GET' }, store, 'list', new URLSearchParams(from === null ? {} : { from })));
+    const first = await list(null);
+    expect(first.match(/<td dir="ltr">/g)).toHaveLength(500);
+    expect(first).toContain('hooks.slack.com');
+    expect(first).not.toContain('ops499.example');
+    expect(first).toContain('Showing 1 to 500, oldest first.');
+    expect(first).toContain('href="/_porchlight/console/subscribers?from=500#endpoints-heading">Next 500</a>');
+    expect(first).not.toContain('Previous 500');
+    const second = await list('500');
+    expect(second.match(/<td dir="ltr">/g)).toHaveLength(2);
+    expect(second).toContain('ops499.example');
+    expect(second).toContain('ops500.example');
+    expect(second).toContain('Showing 501 to 502, oldest first.');
+    expect(second).toContain('href="/_porchlight/console/subscribers?from=0#endpoints-heading">Previous 500</a>');
+    expect(second).not.toContain('Next 500');
+    // Anything but a whole number is the start.
+    for (const odd of ['-5', 'abc', '1e400', '2.5']) expect(await list(odd)).toContain('Showing 1 to 500');
+  });
+
   it('an admin exports them from the store, host only, linked from the page\'s row; an editor may not', async () => {
     const endpoints = new URLSearchParams({ page: 'pg_a', channels: 'endpoints' });
     const exported = await subscribersScreen(tools, { ...ask('admin'), method: 'GET' }, store, 'export', endpoints);

@@ -204,7 +204,10 @@ describe.each(DIALECTS)('SubscriberStore counts for the console on %s', (dialect
     expect((await store.ofPage('page_1', 'email')).map((s) => s.email).sort()).toEqual([alice.address, bob.address]);
     expect(await store.ofPage('page_3', 'email')).toEqual([]);
     expect((await store.endpoints(10)).map((s) => [s.pageId, s.channel])).toEqual([['page_1', 'webhook'], ['page_2', 'slack']]);
-    expect(await store.endpoints(1)).toHaveLength(1);
+    expect((await store.endpoints(1)).map((s) => s.channel)).toEqual(['webhook']);
+    // A page at a time: the next one starts where the last ended.
+    expect((await store.endpoints(1, 1)).map((s) => s.channel)).toEqual(['slack']);
+    expect(await store.endpoints(1, 2)).toEqual([]);
     expect(await store.remove(hook)).toBe(true);
     expect((await store.countsByPage()).get('page_1')?.webhook.confirmed).toBe(0);
   });
