@@ -80,21 +80,36 @@ test('monitor cards below the first screen are skipped until scrolled near, then
 });
 
 for (const width of [375, 1280]) {
-  test(`a skipped card's placeholder is its drawn height at ${width} px, where its name and stats take the lines expected`, async ({ page }) => {
+  test(`a skipped card's placeholder is its drawn height at ${width} px, with or without a chart, an issues line, a bar or a latency`, async ({ page }) => {
     await page.setViewportSize({ width, height: 720 });
     await page.goto('/acme');
-    const cards = await page.locator('.pl-monitors__list > li').evaluateAll((items) =>
-      items.map((item) => {
-        const placeholder = Number.parseFloat(getComputedStyle(item).containIntrinsicBlockSize.replace('auto', ''));
-        (item as HTMLElement).style.setProperty('content-visibility', 'visible');
-        const head = item.querySelector('.pl-monitor__head')!.getBoundingClientRect().height;
-        const badge = item.querySelector('.pl-badge')!.getBoundingClientRect().height;
-        return { placeholder, drawn: item.getBoundingClientRect().height, nameWraps: head > badge + 1 };
-      }),
-    );
-    const expected = cards.filter((card) => !card.nameWraps);
-    expect(expected.length).toBeGreaterThanOrEqual(5);
-    for (const card of expected) expect(Math.abs(card.placeholder - card.drawn)).toBeLessThan(0.5);
+    const cards = page.locator('.pl-monitors__list > li');
+    // Cards whose name and badge share a line: the placeholder expects that (a wrapping name is a line more).
+    const measure = () =>
+      cards.evaluateAll((items) =>
+        items
+          .map((item) => {
+            const placeholder = Number.parseFloat(getComputedStyle(item).containIntrinsicBlockSize.replace('auto', ''));
+            (item as HTMLElement).style.setProperty('content-visibility', 'visible');
+            const head = item.querySelector('.pl-monitor__head')!.getBoundingClientRect().height;
+            const badge = item.querySelector('.pl-badge')!.getBoundingClientRect().height;
+            return { placeholder, drawn: item.getBoundingClientRect().height, nameWraps: head > badge + 1 };
+          })
+          .filter((card) => !card.nameWraps),
+      );
+    const whole = await measure();
+    expect(whole.length).toBeGreaterThanOrEqual(5);
+    for (const card of whole) expect(Math.abs(card.placeholder - card.drawn)).toBeLessThan(0.5);
+
+    // The parts a card may lack: one card each without its chart, its issues line, its whole bar, its latency.
+    await cards.evaluateAll((items) => {
+      const oneLine = items.filter((item) => item.querySelector('.pl-monitor__head')!.getBoundingClientRect().height <= item.querySelector('.pl-badge')!.getBoundingClientRect().height + 1);
+      ['.pl-chart', '.pl-uptime__issues', '.pl-uptime', '.pl-monitor__latency'].forEach((part, index) => oneLine[index]!.querySelector(part)!.remove());
+    });
+    const parted = await measure();
+    for (const card of parted) expect(Math.abs(card.placeholder - card.drawn)).toBeLessThan(0.5);
+    // Four cards of three or four other heights than the whole card's (at 1280 px the latency shares the uptime's line).
+    expect(new Set(parted.map((card) => Math.round(card.placeholder))).size).toBeGreaterThanOrEqual(width < 480 ? 5 : 4);
   });
 }
 
