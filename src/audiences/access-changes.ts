@@ -123,6 +123,17 @@ export async function changeAccess(store: AudienceStore, pageId: string, change:
   return { before: accessAuditValue(current), after: accessAuditValue(next) };
 }
 
+/**
+ * Removes a page's whole audience: its settings, every viewer's access, its invitations and feed
+ * addresses, in one transaction (the store's); the page is a 404 for everyone again. `removed` is
+ * false when it had none.
+ */
+export async function removeAudience(store: AudienceStore, pageId: string): Promise<AuditValues & { removed: boolean }> {
+  const before = await store.access(pageId);
+  const removed = await store.removeAccess(pageId);
+  return { before: accessAuditValue(before), after: null, removed };
+}
+
 /** A new invitation to a page with an audience; its token is for the link, shown once, never audited. */
 export async function invite(store: AudienceStore, pageId: string, labelText: string, expiresAt: number, now: number): Promise<{ invitation: Invitation; token: string; audit: AuditValues }> {
   const label = labelText.trim().slice(0, 200);

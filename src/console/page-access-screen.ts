@@ -8,7 +8,7 @@
  * only creating an invitation answers with a page, which shows its link this once.
  */
 import type { StatusPage } from '../api/index.ts';
-import { AccessChangeError, changeAccess, invitationDays, invitationUrl, invite, removeViewer, revokeInvitation, type AccessChange, type AccessProblem } from '../audiences/access-changes.ts';
+import { AccessChangeError, changeAccess, invitationDays, invitationUrl, invite, removeAudience, removeViewer, revokeInvitation, type AccessChange, type AccessProblem } from '../audiences/access-changes.ts';
 import { ACCESS_MODES, type AccessMode, type AudienceStore, type Invitation, type PageAccess, type ViewerGrant } from '../audiences/store.ts';
 import { PASSWORD_MIN_LENGTH } from '../auth/password.ts';
 import type { Translator } from '../site/i18n/translator.ts';
@@ -18,7 +18,7 @@ import { may } from './roles.ts';
 import { apiProblem, page, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
 import { csrfField, layout, problemLine, type ViewContext } from './views.ts';
 
-export const PAGE_ACCESS_ACTIONS = ['mode', 'invite', 'revoke', 'passphrase', 'range-add', 'range-remove', 'oidc-rule', 'viewer-remove'] as const;
+export const PAGE_ACCESS_ACTIONS = ['mode', 'invite', 'revoke', 'passphrase', 'range-add', 'range-remove', 'oidc-rule', 'viewer-remove', 'remove-audience'] as const;
 export type PageAccessAction = (typeof PAGE_ACCESS_ACTIONS)[number];
 
 export const isPageAccessAction = (value: string): value is PageAccessAction => (PAGE_ACCESS_ACTIONS as readonly string[]).includes(value);
@@ -135,9 +135,18 @@ function viewersSection(ctx: ViewContext, s: PageAccessState): Html {
 ${rows.length ? html`<table><thead><tr><th scope="col">${i18n.t('console.access.viewer')}</th><th scope="col">${i18n.t('console.access.via')}</th><th scope="col">${i18n.t('console.access.since')}</th><th scope="col">${i18n.t('console.actions')}</th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>${i18n.t('console.access.noViewers')}</p>`}`;
 }
 
+/** Removing the whole audience asks for the page's slug, typed, as deleting a page does. */
+function removeAudienceSection(ctx: ViewContext, s: PageAccessState): Html {
+  const { i18n } = ctx;
+  return html`<h2>${i18n.t('console.access.removeAudience')}</h2><p class="muted">${i18n.t('console.access.removeAudienceNote')}</p>
+<form method="post" action="${accessHref(s.page.id, 'remove-audience')}">${csrfField(ctx)}
+<label for="confirm-audience-slug">${i18n.t('console.access.removeAudienceHint', { slug: s.page.slug })}</label><input id="confirm-audience-slug" name="confirmSlug" type="text" required maxlength="64" autocomplete="off" dir="ltr">
+<button type="submit">${i18n.t('console.access.removeAudience')}</button></form>`;
+}
+
 export function pageAccessView(ctx: ViewContext, s: PageAccessState, shown: { label: string; url: string } | null, problem: string | null): string {
   const { i18n } = ctx;
-  const ways = s.access ? html`${invitationsSection(ctx, s, shown)}${passphraseSection(ctx, s)}${rangesSection(ctx, s)}${oidcSection(ctx, s)}${viewersSection(ctx, s)}` : '';
+  const ways = s.access ? html`${invitationsSection(ctx, s, shown)}${passphraseSection(ctx, s)}${rangesSection(ctx, s)}${oidcSection(ctx, s)}${viewersSection(ctx, s)}${removeAudienceSection(ctx, s)}` : '';
   return layout(ctx, i18n.t('console.access.heading', { page: s.page.name }), html`${problemLine(problem)}
 <p><a href="${consoleHref(`pages/${encodeURIComponent(s.page.id)}`)}">${s.page.name}</a></p>
 ${s.page.isPublic !== false ? html`<p class="muted">${i18n.t('console.access.publicNote')}</p>` : ''}
@@ -171,6 +180,13 @@ export async function pageAccessScreen(tools: ScreenTools, req: ScreenRequest, s
     if (action === 'revoke') {
       const revoked = await revokeInvitation(store, statusPage.id, req.form.get('invitation') ?? '', now);
       await tools.audit('page-access.revoke', statusPage.id, revoked.before, revoked.after);
+      return back;
+    }
+    if (action === 'remove-audience') {
+      if ((req.form.get('confirmSlug') ?? '').trim() !== statusPage.slug) return show(400, null, i18n.t('console.access.removeAudienceMismatch'));
+      // The same call as `npx porchlight page-access remove`, audited under the same name.
+      const removed = await removeAudience(store, statusPage.id);
+      if (removed.removed) await tools.audit('page-access.remove', statusPage.id, removed.before, removed.after);
       return back;
     }
     if (action === 'viewer-remove') {

@@ -5,7 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { StatusPage } from '../../src/api/index.ts';
-import { accessChangeOf, isPageAccessAction, pageAccessView, problemText, type PageAccessState } from '../../src/console/page-access-screen.ts';
+import { AudienceStore } from '../../src/audiences/store.ts';
+import { accessChangeOf, isPageAccessAction, pageAccessScreen, pageAccessView, problemText, type PageAccessState } from '../../src/console/page-access-screen.ts';
+import type { Role } from '../../src/console/roles.ts';
+import type { ScreenTools } from '../../src/console/screen.ts';
+import type { Operator } from '../../src/console/store.ts';
 import { translator } from '../../src/site/i18n/translator.ts';
 import { ar } from '../../src/site/i18n/messages/ar.ts';
 
@@ -76,5 +80,40 @@ describe('the page access view', () => {
     const body = pageAccessView(ctx('ar'), withAudience, null, null);
     expect(body).toContain('dir="rtl"');
     expect(body).toContain(ar['console.access.heading'].replace('{page}', 'Build farm'));
+  });
+});
+
+describe('removing a page\'s whole audience from the console', () => {
+  const tools = (audits: unknown[]): ScreenTools => ({
+    client: { statusPages: { get: async () => statusPage } } as unknown as ScreenTools['client'],
+    audit: async (action, target, before, after) => void audits.push({ action, target, before, after }),
+    publicHostName: null,
+  });
+  const post = (role: Role, fields: Record<string, string>) => ({ method: 'POST' as const, form: form(fields), ctx: { ...ctx(), operator: { id: 'op_1', email: 'ada@example.com', role } as unknown as Operator }, role });
+
+  it('asks for the page\'s slug typed, then removes settings, grants and invitations as the CLI does, audited under its name', async () => {
+    const store = await AudienceStore.open({ dialect: 'sqlite', path: ':memory:' });
+    try {
+      await store.setAccess('page_x', { mode: 'sign-in-shown', cidrs: ['10.0.0.0/8'] }, T0);
+      await store.invite('page_x', 'Ops', T0 + 86_400_000, T0);
+      const audits: unknown[] = [];
+      const shownWith = pageAccessView(ctx(), { ...withAudience, access: await store.access('page_x') }, null, null);
+      expect(shownWith).toMatch(/<label for="confirm-audience-slug">Type the page(&#39;|')s address name \(build-farm\) to remove its audience\.<\/label><input id="confirm-audience-slug" name="confirmSlug"/);
+
+      expect(await pageAccessScreen(tools(audits), post('editor', { confirmSlug: 'build-farm' }), store, 'page_x', 'remove-audience', 'https://s.example', T0)).toEqual({ refused: 'forbidden' });
+      const mistyped = await pageAccessScreen(tools(audits), post('admin', { confirmSlug: 'build' }), store, 'page_x', 'remove-audience', 'https://s.example', T0);
+      expect(mistyped).toMatchObject({ status: 400 });
+      expect('body' in mistyped ? mistyped.body : '').toContain('The address name typed does not match; nothing was removed.');
+      expect(await store.access('page_x')).not.toBeNull();
+      expect(audits).toEqual([]);
+
+      const removed = await pageAccessScreen(tools(audits), post('admin', { confirmSlug: ' build-farm ' }), store, 'page_x', 'remove-audience', 'https://s.example', T0);
+      expect(removed).toEqual({ redirect: 'pages/page_x/access' });
+      expect(await store.access('page_x')).toBeNull();
+      expect(await store.invitations('page_x')).toEqual([]);
+      expect(audits).toEqual([{ action: 'page-access.remove', target: 'page_x', before: expect.objectContaining({ mode: 'sign-in-shown' }), after: null }]);
+    } finally {
+      await store.close();
+    }
   });
 });

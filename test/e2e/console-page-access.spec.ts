@@ -254,3 +254,32 @@ for (const { name, scheme, locale } of AXE_VARIANTS) {
     }
   });
 }
+
+test("an admin removes the page's whole audience by typing its slug: every reader is refused within seconds, as with the CLI", async ({ page, browser }) => {
+  await signIn(page, 'grace@example.com');
+  await page.goto(`${console_}pages/${pageId}/access`);
+  await page.getByLabel('Label (who it is for)').fill('Last readers');
+  await page.getByRole('button', { name: 'Create an invitation link' }).click();
+  const link = await page.getByRole('textbox', { name: 'Invitation link' }).inputValue();
+  const reader = await visitor(browser);
+  try {
+    await reader.page.goto(link);
+    await expect(reader.page.getByRole('heading', { level: 1 })).toContainText('Acme Internal');
+    await page.goto(`${console_}pages/${pageId}/access`);
+    const confirm = page.getByLabel("Type the page's address name (internal) to remove its audience.");
+    await confirm.fill('interna');
+    await page.getByRole('button', { name: "Remove this page's audience" }).click();
+    await expect(page.getByRole('alert')).toHaveText('The address name typed does not match; nothing was removed.');
+    expect(await withAudiences((store) => store.access(pageId))).not.toBeNull();
+
+    await confirm.fill('internal');
+    await page.getByRole('button', { name: "Remove this page's audience" }).click();
+    await expect(page.locator('[data-access="none"]')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Create an invitation link' })).toHaveCount(0);
+    expect(await withAudiences((store) => store.access(pageId))).toBeNull();
+    await expect.poll(async () => (await reader.page.request.get(`${site.siteUrl}/internal/`, { maxRedirects: 0 })).status(), { timeout: 10_000, intervals: [250] }).toBe(404);
+  } finally {
+    await reader.context.close();
+  }
+  expect((await auditTrail())[0]).toMatchObject({ action: 'page-access.remove', target: pageId, after: null, actor: expect.stringContaining('grace@example.com') });
+});

@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { StatusPage } from '../../api/index.ts';
-import { AccessChangeError, accessAuditValue, invitationUrl, invite, oidcRule, passphraseHash, removeViewer, revokeInvitation, withRange } from '../../audiences/access-changes.ts';
+import { AccessChangeError, accessAuditValue, invitationUrl, invite, oidcRule, passphraseHash, removeAudience, removeViewer, revokeInvitation, withRange } from '../../audiences/access-changes.ts';
 import { ACCESS_MODES, AudienceStore, type OidcSettings, type PageAccess } from '../../audiences/store.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/password.ts';
 import { DatabaseUrlError, parseDatabaseUrl } from '../../store/database-url.ts';
@@ -288,9 +288,8 @@ export const pageAccessCommands: Command[] = [
     async run(context, { positionals: [typed = ''] }) {
       const page = await pageOf(context, typed);
       return withStore(context.env, async (store) => {
-        const before = await store.access(page.id);
-        const removed = await store.removeAccess(page.id);
-        return { human: removed ? `removed the audience of ${page.slug}` : `${page.slug} had no audience`, json: { removed }, audit: { target: page.id, before: accessAuditValue(before), after: null } };
+        const { removed, before, after } = await removeAudience(store, page.id);
+        return { human: removed ? `removed the audience of ${page.slug}` : `${page.slug} had no audience`, json: { removed }, audit: { target: page.id, before, after } };
       });
     },
   },
