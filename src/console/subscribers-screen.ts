@@ -133,10 +133,11 @@ export async function subscribersScreen(tools: ScreenTools, req: ScreenRequest, 
   const pages = await Array.fromAsync(tools.client.statusPages.listAll());
   const show = async (status: number, notice: string | null, problem: string | null): Promise<ScreenAnswer> => {
     // One more than shown: whether a next page exists, without counting.
-    let from = part === 'list' ? listedFrom(query) : 0;
-    let [counts, listed] = store ? await Promise.all([store.countsByPage(), store.endpoints(ENDPOINTS_LISTED + 1, from)]) : [new Map<string, PageSubscriberCounts>(), []];
+    const asked = part === 'list' ? listedFrom(query) : 0;
+    const [counts, read] = store ? await Promise.all([store.countsByPage(), store.endpoints(ENDPOINTS_LISTED + 1, asked)]) : [new Map<string, PageSubscriberCounts>(), []];
     // Past the end (the last ones were removed meanwhile): the start, not an empty page.
-    if (store && listed.length === 0 && from > 0) [from, listed] = [0, await store.endpoints(ENDPOINTS_LISTED + 1, 0)];
+    const from = store && read.length === 0 && asked > 0 ? 0 : asked;
+    const listed = from === asked || !store ? read : await store.endpoints(ENDPOINTS_LISTED + 1, 0);
     const endpoints = listed.slice(0, ENDPOINTS_LISTED);
     return page(status, subscribersView(req.ctx, { pages, counts, endpoints, isAdmin, mayRemoveEndpoints, endpointsWindow: { from, hasMore: listed.length > ENDPOINTS_LISTED } }, notice, problem));
   };
