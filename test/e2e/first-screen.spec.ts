@@ -12,6 +12,13 @@ import { test, expect } from './fixtures.ts';
  * the stylesheet do (placeholders of skipped cards, late styles); the script's own changes (the
  * refresh line it shows at the top of main, local times) are a separate matter, see docs/site.md.
  */
+/**
+ * A layout shift score below this moves nothing a person can see: 0.001 is a tenth of a pixel
+ * across a 2,500 px window (one loaded run measured 0.0000392 once); a card drawn after its
+ * placeholder with the old 12rem placeholder scored over 0.02, a pushed-down first screen far more.
+ */
+const INVISIBLE_SHIFT = 0.001;
+
 async function shiftsOfOneLoad(page: Page, url: string): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
   let total = 0;
@@ -32,7 +39,7 @@ for (const width of [375, 1280]) {
   test(`the demo page's first screen does not shift at ${width} px: no card on it is a placeholder`, async ({ browser, baseURL }) => {
     const context = await browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled: false, baseURL });
     const page = await context.newPage();
-    expect(await shiftsOfOneLoad(page, '/acme')).toBe(0);
+    expect(await shiftsOfOneLoad(page, '/acme')).toBeLessThan(INVISIBLE_SHIFT);
     await context.close();
   });
 }
@@ -58,7 +65,7 @@ for (const width of [375, 1280]) {
     await expect.poll(async () => `${await first.textContent()} ${(await first.getAttribute('title')) ?? ''}`, { timeout: 20_000 }).toMatch(/GMT\+14|LINT/);
     await page.waitForTimeout(500);
     await cdp.detach();
-    expect(total).toBe(0);
+    expect(total).toBeLessThan(INVISIBLE_SHIFT);
     await context.close();
   });
 }
@@ -132,7 +139,7 @@ test('cards on the first screen are drawn in the first frame, never as their pla
   // A window tall enough to hold the first cards (the sections below them stay off it).
   const viewport = { width: 1280, height: 2500 };
   const quiet = await browser.newContext({ viewport, javaScriptEnabled: false, baseURL });
-  expect(await shiftsOfOneLoad(await quiet.newPage(), '/acme')).toBe(0);
+  expect(await shiftsOfOneLoad(await quiet.newPage(), '/acme')).toBeLessThan(INVISIBLE_SHIFT);
   await quiet.close();
 
   // Frame by frame (each animation frame callback sees what the previous frame drew): a card that
