@@ -96,10 +96,11 @@ for (const javaScriptEnabled of [false, true]) {
 test('a URL with credentials is refused in words, and nothing is sent to it', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
-  const before = hits.length;
   await subscribeWebhook(page, receiverUrl.replace('http://', 'http://user:pw@') + '/creds');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Please check the web address');
   await expect(page.getByText('The address may not contain a user name or password.')).toBeVisible();
-  expect(hits.length).toBe(before);
+  // Only this URL's path: the tests above share the receiver, and their deliveries may still arrive.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(hits.filter((hit) => hit.path === '/creds')).toEqual([]);
   await context.close();
 });
