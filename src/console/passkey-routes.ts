@@ -17,7 +17,7 @@ import type { SignInThrottle } from '../auth/throttle.ts';
 import { RateLimiter } from '../subscribers/rate-limit.ts';
 import { registrationOptions, relyingParty, signInOptions, verifyRegistration, verifySignIn, type RelyingParty } from './passkey-ceremony.ts';
 import { ANSWER_FIELD, passkeyLabel, registrationAnswer, signInAnswer, throttleAccount } from './passkey-forms.ts';
-import { PasskeyExistsError } from './passkey-store.ts';
+import { PasskeyExistsError, passkeyAuditValue } from './passkey-store.ts';
 import { passkeysView } from './passkeys-view.ts';
 import type { ConsoleStore, Operator } from './store.ts';
 import type { ViewContext } from './views.ts';
@@ -65,9 +65,6 @@ export const isPasskeySignInPath = (path: string) => path.startsWith('sign-in/')
 /** The relying party of the site's address, or null where passkeys cannot work (why: docs/console.md). */
 export const passkeyRelyingParty = (publicUrl: URL | null): RelyingParty | null => (publicUrl ? relyingParty(publicUrl) : null);
 
-/** What the audit trail keeps of a passkey: its label and credential id, never its key. */
-const auditValue = (key: { label: string; credentialId: string }) => ({ label: key.label, credentialId: key.credentialId });
-
 /**
  * Sign-in options asked per client address and minute (per process). Anyone may ask, and each ask
  * stores a challenge for 5 minutes: this bounds what one address can make the store keep.
@@ -93,7 +90,7 @@ export function createPasskeyRoutes(options: PasskeyRoutesOptions) {
     if (!verified) return screen(req, 400, i18n.t('console.passkeys.refused'));
     try {
       const added = await passkeys.add({ ...verified, operatorId: req.operator.id, label }, now());
-      await options.audit(req.operator, 'operator.passkey.add', req.operator.id, null, auditValue(added));
+      await options.audit(req.operator, 'operator.passkey.add', req.operator.id, null, passkeyAuditValue(added));
       return { kind: 'redirect', path: 'passkeys' };
     } catch (error) {
       if (!(error instanceof PasskeyExistsError)) throw error;
@@ -109,7 +106,7 @@ export function createPasskeyRoutes(options: PasskeyRoutesOptions) {
       if (req.path === 'passkeys/remove') {
         const removed = await passkeys.remove(req.operator.id, req.form.get('credential') ?? '');
         if (!removed) return { kind: 'not-found' };
-        await options.audit(req.operator, 'operator.passkey.remove', req.operator.id, auditValue(removed), null);
+        await options.audit(req.operator, 'operator.passkey.remove', req.operator.id, passkeyAuditValue(removed), null);
         return { kind: 'redirect', path: 'passkeys' };
       }
       if (!rp) return { kind: 'not-found' };
@@ -150,7 +147,7 @@ export function createPasskeyRoutes(options: PasskeyRoutesOptions) {
         return { kind: 'page', status: 401, body: req.problem('failed') };
       }
       await throttle.recordSuccess(account, req.address);
-      await options.audit(operator, 'operator.passkey.sign-in', operator.id, null, auditValue(key));
+      await options.audit(operator, 'operator.passkey.sign-in', operator.id, null, passkeyAuditValue(key));
       return { kind: 'signed-in', operator };
     },
 

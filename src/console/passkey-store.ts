@@ -56,6 +56,9 @@ function passkey(row: Row): Passkey {
   };
 }
 
+/** What the audit trail keeps of a passkey (console and CLI): its label and credential id, never its key. */
+export const passkeyAuditValue = (key: { label: string; credentialId: string }) => ({ label: key.label, credentialId: key.credentialId });
+
 export class PasskeyExistsError extends Error {
   override name = 'PasskeyExistsError';
 }

@@ -6,7 +6,7 @@
 import { authLocation } from '../../auth/location.ts';
 import { openAuthDatabase, SessionStore } from '../../auth/session-store.ts';
 import { DEFAULT_SMTP_FROM, readSmtpSettings, smtpConnection } from '../../contract/smtp.ts';
-import type { Passkey } from '../../console/passkey-store.ts';
+import { passkeyAuditValue, type Passkey } from '../../console/passkey-store.ts';
 import { OperatorExistsError, type ConsoleStore, type Operator } from '../../console/store.ts';
 import type { OperatorChange } from '../../console/operator-rules.ts';
 import { openConsoleStore, cliActor, subscribersDbOf } from '../../console/cli-store.ts';
@@ -208,7 +208,7 @@ export const operatorCommands: Command[] = [
         const removed = await store.passkeys().remove(operator.id, key.credentialId);
         if (!removed) throw new UsageError(`${operator.email} has no passkey "${which}"`);
         // Audited like the console's own removal, with the CLI as the actor.
-        await store.record({ actor: cliActor(), action: 'operator.passkey.remove', target: operator.id, before: { label: removed.label, credentialId: removed.credentialId }, after: null }, context.now.getTime());
+        await store.record({ actor: cliActor(), action: 'operator.passkey.remove', target: operator.id, before: passkeyAuditValue(removed), after: null }, context.now.getTime());
         const ended = values['sign-out'] === true ? await signOut(context, operator.id) : null;
         const sessions = ended === null ? '' : `; ended ${ended} session${ended === 1 ? '' : 's'}`;
         return {
