@@ -15,7 +15,7 @@ import type { Translator } from '../site/i18n/translator.ts';
 import { html, trusted, type Html } from './html.ts';
 import { consoleHref } from './paths.ts';
 import { may } from './roles.ts';
-import { apiProblem, page, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
+import { apiProblem, page, slugTyped, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
 import { csrfField, layout, problemLine, type ViewContext } from './views.ts';
 
 export const PAGE_ACCESS_ACTIONS = ['mode', 'invite', 'revoke', 'passphrase', 'range-add', 'range-remove', 'oidc-rule', 'viewer-remove', 'remove-audience'] as const;
@@ -183,7 +183,7 @@ export async function pageAccessScreen(tools: ScreenTools, req: ScreenRequest, s
       return back;
     }
     if (action === 'remove-audience') {
-      if ((req.form.get('confirmSlug') ?? '').trim() !== statusPage.slug) return show(400, null, i18n.t('console.access.removeAudienceMismatch'));
+      if (!slugTyped(req.form, statusPage.slug)) return show(400, null, i18n.t('console.access.removeAudienceMismatch'));
       // The same call as `npx porchlight page-access remove`, audited under the same name.
       const removed = await removeAudience(store, statusPage.id);
       if (removed.removed) await tools.audit('page-access.remove', statusPage.id, removed.before, removed.after);

@@ -12,7 +12,7 @@ import { html, trusted, type Html } from './html.ts';
 import { addLink, linksInput, moveLink, orderedLinks, removeLink, type PageLink } from './page-links.ts';
 import { consoleHref } from './paths.ts';
 import { may } from './roles.ts';
-import { apiProblem, page, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
+import { apiProblem, page, slugTyped, type ScreenAnswer, type ScreenRequest, type ScreenTools } from './screen.ts';
 import { csrfField, layout, problemLine, type ViewContext } from './views.ts';
 
 const checked = (on: boolean) => (on ? trusted(' checked') : '');
@@ -122,7 +122,7 @@ export async function pagesScreen(tools: ScreenTools, req: ScreenRequest, id: st
   if (req.method === 'GET') return show(200, current, null);
   if (part === 'delete') {
     if (!isAdmin) return { refused: 'forbidden' };
-    if ((req.form.get('confirmSlug') ?? '').trim() !== current.slug) return show(400, current, i18n.t('console.deletePageMismatch'));
+    if (!slugTyped(req.form, current.slug)) return show(400, current, i18n.t('console.deletePageMismatch'));
     try {
       await client.statusPages.delete(current.id);
       await tools.audit('page.delete', current.id, settingsOf(current), null);

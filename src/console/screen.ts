@@ -27,6 +27,9 @@ export interface ScreenTools {
 
 export const page = (status: number, body: string): ScreenAnswer => ({ status, body });
 
+/** Whether a destructive form carries the page's slug, typed (deleting a page, removing its audience). */
+export const slugTyped = (form: URLSearchParams, slug: string): boolean => (form.get('confirmSlug') ?? '').trim() === slug;
+
 /** An API refusal's first line, for the form's problem line; anything else is thrown on. */
 export function apiProblem(error: unknown): string {
   if (!(error instanceof ApiError)) throw error;
