@@ -46,6 +46,15 @@ const auditTrail = async () => (await cli(['audit', '--limit', '200'])).json as 
 
 const signIn = (page: Page, email: string): Promise<void> => signInAs(page, console_, email, links);
 
+/** The admin signs in and makes an invitation link on the page's access screen; the link shown once. */
+async function adminInvites(page: Page, label: string): Promise<string> {
+  await signIn(page, 'grace@example.com');
+  await page.goto(`${console_}pages/${pageId}/access`);
+  await page.getByLabel('Label (who it is for)').fill(label);
+  await page.getByRole('button', { name: 'Create an invitation link' }).click();
+  return page.getByRole('textbox', { name: 'Invitation link' }).inputValue();
+}
+
 /** A visitor's own browser (no console cookie), as a mail's link opens in it. */
 async function visitor(browser: Browser) {
   const context = await browser.newContext({ baseURL: site.siteUrl });
@@ -146,11 +155,7 @@ test('an admin creates an invitation link that a fresh browser reads the page wi
 
 test('an admin removes one viewer, who is refused within seconds while another viewer of the same link reads on', async ({ page, browser }) => {
   test.setTimeout(90_000);
-  await signIn(page, 'grace@example.com');
-  await page.goto(`${console_}pages/${pageId}/access`);
-  await page.getByLabel('Label (who it is for)').fill('Contractors');
-  await page.getByRole('button', { name: 'Create an invitation link' }).click();
-  const link = await page.getByRole('textbox', { name: 'Invitation link' }).inputValue();
+  const link = await adminInvites(page, 'Contractors');
   const first = await visitor(browser);
   const second = await visitor(browser);
   try {
@@ -256,11 +261,7 @@ for (const { name, scheme, locale } of AXE_VARIANTS) {
 }
 
 test("an admin removes the page's whole audience by typing its slug: every reader is refused within seconds, as with the CLI", async ({ page, browser }) => {
-  await signIn(page, 'grace@example.com');
-  await page.goto(`${console_}pages/${pageId}/access`);
-  await page.getByLabel('Label (who it is for)').fill('Last readers');
-  await page.getByRole('button', { name: 'Create an invitation link' }).click();
-  const link = await page.getByRole('textbox', { name: 'Invitation link' }).inputValue();
+  const link = await adminInvites(page, 'Last readers');
   const reader = await visitor(browser);
   try {
     await reader.page.goto(link);
